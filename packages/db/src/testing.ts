@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { startEmbeddedPostgres } from "./embedded.ts";
+import { runMigrations } from "./migrate.ts";
+
+export interface TestDatabase {
+  /** URL of a freshly created, migrated database of its own. */
+  readonly url: string;
+  dispose(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * A migrated database for one test run: on the server of `serverUrl` (DATABASE_URL) when given,
+ * otherwise on an embedded Postgres in a temporary directory. Disposal drops what it created.
+ */
+export async function createTestDatabase(serverUrl?: string): Promise<TestDatabase> {
+  let dataDir: string | undefined;
+  let stopServer: (() => Promise<void>) | undefined;
+  let baseUrl = serverUrl;
+  if (!baseUrl) {
+    dataDir = await mkdtemp(path.join(tmpdir(), "sightline-pg-"));
+    await chmod(dataDir, 0o755); // Postgres runs as another user when we are root
+    const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "data") });
+    baseUrl = server.url;
+    stopServer = server.stop;
+  }
+  const name = `sightline_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = withDatabase(baseUrl, name);
+  await runMigrations(url);
+  return {
+    url,
+    async dispose() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 5 });
+      await stopServer?.();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { TestProject } from "vitest/node";
+import { createTestDatabase } from "../src/testing.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+/** One migrated database for the whole run: DATABASE_URL's server, or an embedded one. */
+export default async function setup(project: TestProject) {
+  const database = await createTestDatabase(process.env.DATABASE_URL);
+  project.provide("databaseUrl", database.url);
+  return () => database.dispose();
+}

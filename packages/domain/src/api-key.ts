@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { CustomerId, PartnerId } from "./identifiers.ts";
+
+/** Body of `POST /admin/api-keys`: exactly one scope, a partner or a direct customer. */
+export const CreateApiKeyRequest = z.union([
+  z.strictObject({ partnerId: PartnerId }),
+  z.strictObject({ customerId: CustomerId }),
+]);
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
+
+export const ApiKeyId = z
+  .string()
+  .regex(/^key_[A-Za-z0-9_-]{16}$/, "must be an API key ID (key_…)");
+
+/** The only response that ever carries the key itself. */
+export const CreatedApiKey = z.object({
+  id: ApiKeyId,
+  key: z.string(),
+  partnerId: PartnerId.optional(),
+  customerId: CustomerId.optional(),
+  createdAt: z.iso.datetime(),
+});
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const DirectCustomerConfig = z.strictObject({
+  customerId: CustomerId,
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .optional(),
+});
+export type DirectCustomerConfig = z.infer<typeof DirectCustomerConfig>;
+
+export const DirectCustomerRecord = z.object({
+  customerId: CustomerId,
+  name: z.string().optional(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type DirectCustomerRecord = z.infer<typeof DirectCustomerRecord>;
+
+/** Who is calling: the operator, a partner, or a direct customer. */
+export type Caller =
+  | { kind: "operator" }
+  | { kind: "partner"; partnerId: string; keyId: string }
+  | { kind: "customer"; customerId: string; keyId: string };

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { PartnerId } from "./identifiers.ts";
+
+/**
+ * Keys of the partner `configs` dictionary (the OEM integration settings). Unknown keys are
+ * rejected so that a typo cannot silently disable an integration.
+ */
+export const PartnerConfigs = z.strictObject({
+  /** Enables the OEM integration: accounts of this partner may use `auditorAuthMethod: "cvs"`. */
+  oemIntegrationEnabled: z.boolean().optional(),
+});
+export type PartnerConfigs = z.infer<typeof PartnerConfigs>;
+
+/** S3 bucket naming rules (general purpose buckets). */
+export const S3BucketName = z
+  .string()
+  .min(3, "must be 3 to 63 characters")
+  .max(63, "must be 3 to 63 characters")
+  .regex(
+    /^[a-z0-9][a-z0-9.-]*[a-z0-9]$/,
+    "must use lowercase letters, digits, '.' and '-', and begin and end with a letter or digit",
+  )
+  .refine((name) => !/\.\.|\.-|-\./.test(name), "must not contain '..', '.-' or '-.'")
+  .refine((name) => !/^\d+\.\d+\.\d+\.\d+$/.test(name), "must not be formatted as an IP address");
+
+export const DeliverToS3 = z.strictObject({ bucketName: S3BucketName });
+export type DeliverToS3 = z.infer<typeof DeliverToS3>;
+
+export const PartnerDeliveryDestinations = z.strictObject({ DeliverToS3: DeliverToS3.optional() });
+export type PartnerDeliveryDestinations = z.infer<typeof PartnerDeliveryDestinations>;
+
+export const KmsKeyArn = z
+  .string()
+  .regex(
+    /^arn:(aws|aws-us-gov|aws-iso|aws-iso-b|aws-cn):kms:[a-z0-9-]+:\d{12}:(key\/(mrk-)?[0-9a-fA-F-]{32,36}|alias\/[A-Za-z0-9/_-]{1,250})$/,
+    "must be a KMS key or alias ARN, e.g. arn:aws:kms:us-east-1:123456789012:key/<key id>",
+  );
+
+/** Partner configuration (section 2.2); the request body of endpoint 6 and response of 7. */
+export const PartnerConfig = z
+  .strictObject({
+    partnerId: PartnerId,
+    configs: PartnerConfigs.optional(),
+    awsEncryptionKeyId: KmsKeyArn.optional(),
+    deliveryDestinations: PartnerDeliveryDestinations.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.deliveryDestinations?.DeliverToS3 && !value.awsEncryptionKeyId) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["awsEncryptionKeyId"],
+        message: "is required when deliveryDestinations.DeliverToS3 is configured",
+      });
+    }
+  });
+export type PartnerConfig = z.infer<typeof PartnerConfig>;
+
+export const PartnerRef = z.object({ partnerId: PartnerId });
+export type PartnerRef = z.infer<typeof PartnerRef>;
+
+export const PartnerPath = z.object({ partnerId: PartnerId });
