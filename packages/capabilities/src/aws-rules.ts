@@ -1,0 +1,252 @@
+import type { ActionWords } from "./action-words.ts";
+import type { AwsAccessLevel } from "./aws-access-level.ts";
+import {
+  CONFIG_WORDS,
+  CONTENT_DELETE_VERBS,
+  CONTENT_WRITE_VERBS,
+  DATA_COPY_NOUNS,
+  DATA_HEAD_NOUNS,
+  DATA_NOUNS,
+  DATA_READ_VERBS,
+  DATA_STORE_NOUNS,
+  DATA_WRITE_VERBS,
+  READ_VERBS,
+  USE_VERBS,
+} from "./aws-vocabulary.ts";
+import type { Capability } from "./capability.ts";
+
+export interface AwsActionFacts {
+  prefix: string;
+  name: string;
+  accessLevel: AwsAccessLevel;
+  category?: string | undefined;
+  words: ActionWords;
+}
+
+export interface AwsRule {
+  id: string;
+  /** The capabilities when the rule applies, otherwise undefined (the next rule is tried). */
+  match(facts: AwsActionFacts): readonly Capability[] | undefined;
+}
+
+const ADMIN: readonly Capability[] = ["administer-resource"];
+const CONFIG: readonly Capability[] = ["read-config"];
+const USE: readonly Capability[] = ["use-resource"];
+const READ: readonly Capability[] = ["read-data"];
+const WRITE: readonly Capability[] = ["write-data"];
+const DELETE: readonly Capability[] = ["delete-data"];
+
+const last = (noun: readonly string[]) => noun[noun.length - 1];
+const has = (noun: readonly string[], ...words: string[]) => words.some((w) => noun.includes(w));
+
+/** Drops a trailing `By …` qualifier: `GetParametersByPath` is about parameters. */
+function headPhrase(noun: readonly string[]): readonly string[] {
+  const by = noun.indexOf("By");
+  return by > 0 ? noun.slice(0, by) : noun;
+}
+
+/** Does the noun name the content a resource holds, rather than its settings? */
+export function isDataNoun(noun: readonly string[]): boolean {
+  const phrase = headPhrase(noun);
+  const head = last(phrase);
+  if (head === undefined || CONFIG_WORDS.has(head)) return false;
+  return phrase.some((w) => DATA_NOUNS.has(w)) || DATA_HEAD_NOUNS.has(head);
+}
+
+/** Activity data about the account's own identities (credential reports, last-used data). */
+function isUsageReport(noun: readonly string[]): boolean {
+  return (
+    has(noun, "Report", "Reports") ||
+    (has(noun, "Last") && has(noun, "Used", "Accessed")) ||
+    has(noun, "Accessed")
+  );
+}
+
+/** Does deleting this noun destroy a live store of data (`DeleteTable`, `DeleteDBInstance`)? */
+function isDataStore(facts: AwsActionFacts): boolean {
+  const head = last(facts.words.noun);
+  if (head === undefined) return false;
+  if (DATA_STORE_NOUNS.has(head)) return true;
+  // In database services an "instance" is the database itself.
+  return facts.category === "databases" && (head === "Instance" || head === "Instances");
+}
+
+const isRead = (f: AwsActionFacts) => f.accessLevel === "Read" || f.accessLevel === "List";
+const verbIn = (f: AwsActionFacts, set: ReadonlySet<string>) => set.has(f.words.verb);
+const isDelete = (f: AwsActionFacts) => CONTENT_DELETE_VERBS.has(f.words.verb);
+
+/** Ordered: the first rule that returns capabilities decides. */
+export const AWS_RULES: readonly AwsRule[] = [
+  {
+    // Handing a role or resource to a service delegates its power (iam:PassRole).
+    id: "pass-to-service",
+    match: (f) => (f.words.verb === "Pass" ? ADMIN : undefined),
+  },
+  {
+    // Entering a resource: assuming a role, connecting to a database, invoking a function.
+    id: "use-resource",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      if (USE_VERBS.has(verb)) return USE;
+      if (verb === "Connect" && noun.length === 0) return USE;
+      if ((verb === "Start" || verb === "Resume") && has(noun, "Session", "Connection")) return USE;
+      if (verb === "Execute" && !isDataNoun(noun)) return USE;
+      return undefined;
+    },
+  },
+  {
+    // AWS marks some reads of policies as permissions management; reading is still reading.
+    id: "permissions-read",
+    match: (f) =>
+      f.accessLevel === "Permissions management" && verbIn(f, READ_VERBS) ? CONFIG : undefined,
+  },
+  {
+    id: "permissions-management",
+    match: (f) => (f.accessLevel === "Permissions management" ? ADMIN : undefined),
+  },
+  {
+    id: "tagging-read",
+    match: (f) => (f.accessLevel === "Tagging" && verbIn(f, READ_VERBS) ? CONFIG : undefined),
+  },
+  {
+    // Tags on data items (object tags) are part of the data; tags on resources steer ABAC.
+    id: "tagging-data",
+    match: (f) => {
+      if (f.accessLevel !== "Tagging" || !has(f.words.noun, ...DATA_NOUNS)) return undefined;
+      return isDelete(f) || f.words.verb === "Untag" ? DELETE : WRITE;
+    },
+  },
+  {
+    id: "tagging-resource",
+    match: (f) => (f.accessLevel === "Tagging" ? ADMIN : undefined),
+  },
+  {
+    // PartiQL statements act on items: Select reads, Insert/Update write, Delete deletes.
+    id: "partiql-statement",
+    match: (f) => {
+      if (!f.words.modifiers.includes("PartiQL")) return undefined;
+      if (f.words.verb === "Select") return READ;
+      return f.words.verb === "Delete" ? DELETE : WRITE;
+    },
+  },
+  {
+    // Cryptographic operations: producing ciphertext, keys or signatures writes data.
+    id: "crypto-write",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      if (verb === "Encrypt") return WRITE;
+      if (
+        verb === "Generate" &&
+        (has(noun, "Mac", "Random") || (has(noun, "Data") && has(noun, "Key")))
+      )
+        return WRITE;
+      return undefined;
+    },
+  },
+  {
+    // Decrypting and verifying reveal or check protected content.
+    id: "crypto-read",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      if (verb === "Decrypt" || verb === "Derive") return READ;
+      if (verb === "Verify" && (noun.length === 0 || has(noun, "Mac", "Signature"))) return READ;
+      return undefined;
+    },
+  },
+  {
+    // Statements and transactions run through a data API can change data.
+    id: "execute-statement",
+    match: (f) => {
+      const head = last(f.words.noun);
+      const verbs = ["Execute", "Begin", "Commit", "Rollback"];
+      return verbs.includes(f.words.verb) &&
+        (head === "Statement" || head === "Sql" || head === "Transaction")
+        ? WRITE
+        : undefined;
+    },
+  },
+  {
+    id: "read-data-verb",
+    match: (f) => (verbIn(f, DATA_READ_VERBS) ? READ : undefined),
+  },
+  {
+    // Credential reports, access advisor and last-used data describe the account's activity.
+    id: "usage-report",
+    match: (f) =>
+      isRead(f) &&
+      (f.words.verb === "Generate" || f.words.verb === "Get") &&
+      isUsageReport(f.words.noun)
+        ? READ
+        : undefined,
+  },
+  {
+    // Describe and List return metadata even when they name data (`DescribeDBParameters`).
+    id: "read-data-noun",
+    match: (f) =>
+      f.accessLevel === "Read" &&
+      f.words.verb !== "Describe" &&
+      f.words.verb !== "List" &&
+      isDataNoun(f.words.noun)
+        ? READ
+        : undefined,
+  },
+  {
+    id: "read-config",
+    match: (f) => (isRead(f) ? CONFIG : undefined),
+  },
+  {
+    id: "write-data-verb",
+    match: (f) => (verbIn(f, DATA_WRITE_VERBS) ? WRITE : undefined),
+  },
+  {
+    // Purging empties a queue or cache of everything it holds.
+    id: "purge",
+    match: (f) => (f.words.verb === "Purge" ? DELETE : undefined),
+  },
+  {
+    id: "delete-content",
+    match: (f) => (isDelete(f) && isDataNoun(f.words.noun) ? DELETE : undefined),
+  },
+  {
+    // A backup or snapshot is a copy of data, not a live resource others depend on.
+    id: "delete-data-copy",
+    match: (f) => {
+      const head = last(f.words.noun);
+      return isDelete(f) && head !== undefined && DATA_COPY_NOUNS.has(head) ? DELETE : undefined;
+    },
+  },
+  {
+    // Deleting a live data store removes the resource and everything in it.
+    id: "delete-data-store",
+    match: (f) => {
+      if (!isDelete(f) || !isDataStore(f)) return undefined;
+      return ["administer-resource", "delete-data"];
+    },
+  },
+  {
+    // Restoring a snapshot or backup into a new resource hands its data to the caller.
+    id: "restore-from-copy",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      if (verb !== "Restore" || !has(noun, "From")) return undefined;
+      return has(noun, ...DATA_COPY_NOUNS) ? ["administer-resource", "read-data"] : undefined;
+    },
+  },
+  {
+    id: "write-content",
+    match: (f) => (verbIn(f, CONTENT_WRITE_VERBS) && isDataNoun(f.words.noun) ? WRITE : undefined),
+  },
+  {
+    // `sns:Publish`, `iot:Publish`: sending content with no further noun.
+    id: "publish",
+    match: (f) => {
+      const bare = ["Publish", "Send", "Post", "Upload", "Push", "Put"];
+      return bare.includes(f.words.verb) && f.words.noun.length === 0 ? WRITE : undefined;
+    },
+  },
+  {
+    // Every other write creates, deletes or reconfigures a resource: control-plane power.
+    id: "write-control-plane",
+    match: () => ADMIN,
+  },
+];
