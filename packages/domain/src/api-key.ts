@@ -2,11 +2,17 @@ import { z } from "zod";
 import { CustomerId, PartnerId } from "./identifiers.ts";
 
 /** Body of `POST /admin/api-keys`: exactly one scope, a partner or a direct customer. */
-export const CreateApiKeyRequest = z.union([
-  z.strictObject({ partnerId: PartnerId }),
-  z.strictObject({ customerId: CustomerId }),
-]);
-export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
+export const CreateApiKeyRequest = z
+  .strictObject({ partnerId: PartnerId.optional(), customerId: CustomerId.optional() })
+  .refine((body) => (body.partnerId === undefined) !== (body.customerId === undefined), {
+    message: "must name exactly one of partnerId and customerId",
+  })
+  .transform((body) =>
+    body.partnerId !== undefined
+      ? { partnerId: body.partnerId }
+      : { customerId: body.customerId as string },
+  );
+export type CreateApiKeyRequest = z.output<typeof CreateApiKeyRequest>;
 
 export const ApiKeyId = z
   .string()

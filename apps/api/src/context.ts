@@ -1,0 +1,21 @@
+import type { Database } from "@sightline/db";
+import type { Caller } from "@sightline/domain";
+import type { Logger } from "./logger.ts";
+
+/** Everything the app needs from outside; built once at start-up (or by a test). */
+export interface AppDeps {
+  db: Database;
+  /** Resolves when the database answers. */
+  pingDatabase(): Promise<void>;
+  /** SHA-256 hex of SIGHTLINE_ADMIN_KEY. */
+  adminKeyHash: string;
+  logger: Logger;
+}
+
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    caller: Caller;
+  };
+};

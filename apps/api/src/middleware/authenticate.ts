@@ -1,0 +1,44 @@
+import { findApiKeyByHash } from "@sightline/db";
+import type { Caller } from "@sightline/domain";
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { digestsEqual, hashKey } from "../keys.ts";
+
+const bearer = /^Bearer ([A-Za-z0-9_.~+/=-]{1,512})$/;
+
+async function resolveCaller(deps: AppDeps, key: string): Promise<Caller | undefined> {
+  const digest = hashKey(key);
+  if (digestsEqual(digest, deps.adminKeyHash)) return { kind: "operator" };
+  const row = await findApiKeyByHash(deps.db, digest);
+  if (!row || !digestsEqual(row.keyHash, digest)) return undefined;
+  if (row.partnerId) return { kind: "partner", partnerId: row.partnerId, keyId: row.id };
+  if (row.customerId) return { kind: "customer", customerId: row.customerId, keyId: row.id };
+  return undefined;
+}
+
+/** `Authorization: Bearer <key>`: the operator key, or a stored partner or customer key. */
+export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (!header) {
+      throw new AppError(
+        "UNAUTHENTICATED",
+        "Missing Authorization header: send 'Bearer <API key>'",
+        undefined,
+        {
+          "www-authenticate": "Bearer",
+        },
+      );
+    }
+    const match = bearer.exec(header);
+    const caller = match?.[1] ? await resolveCaller(deps, match[1]) : undefined;
+    if (!caller) {
+      throw new AppError("UNAUTHENTICATED", "Invalid API key", undefined, {
+        "www-authenticate": 'Bearer error="invalid_token"',
+      });
+    }
+    c.set("caller", caller);
+    await next();
+  };
+}

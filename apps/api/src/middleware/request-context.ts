@@ -1,0 +1,28 @@
+import { randomUUID } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../context.ts";
+import type { Logger } from "../logger.ts";
+
+const acceptableId = /^[\w.:-]{1,128}$/;
+
+/** Request id (the caller's, if well-formed, or a new one) on every log line and response. */
+export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && acceptableId.test(incoming) ? incoming : randomUUID();
+    const requestLogger = logger.child({ requestId });
+    c.set("requestId", requestId);
+    c.set("logger", requestLogger);
+    const started = performance.now();
+    await next();
+    c.header("x-request-id", requestId);
+    const caller = c.var.caller;
+    requestLogger.info("request", {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...(caller ? { caller: caller.kind === "operator" ? "operator" : caller.keyId } : {}),
+    });
+  };
+}

@@ -1,0 +1,99 @@
+import { randomInt } from "node:crypto";
+import { createDb } from "@sightline/db";
+import { afterAll, inject } from "vitest";
+import { createApp } from "../src/app.ts";
+import { hashKey } from "../src/keys.ts";
+import { silentLogger } from "../src/logger.ts";
+
+export const ADMIN_KEY = "test-operator-key-0123456789abcdef0123456789";
+
+/** An app on the run's test database, and helpers to call it as the operator or a partner. */
+export function createHarness() {
+  const database = createDb(inject("databaseUrl"), { maxConnections: 4 });
+  afterAll(() => database.close());
+  const app = createApp({
+    db: database.db,
+    pingDatabase: database.ping,
+    adminKeyHash: hashKey(ADMIN_KEY),
+    logger: silentLogger,
+  });
+
+  async function call(
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await app.request(path, { method, headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: json as Record<string, unknown> & unknown[],
+      text,
+    };
+  }
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(method, path, { key: ADMIN_KEY, body });
+
+  /** A fresh partner ID that no other test uses, configured, with a key of its own. */
+  async function newPartner(options: { configure?: boolean; oem?: boolean } = {}) {
+    const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+    const created = await admin("POST", "/admin/api-keys", { partnerId });
+    if (created.status !== 201) throw new Error(`key creation failed: ${created.text}`);
+    const key = created.json.key as string;
+    if (options.configure !== false) {
+      const body = {
+        partnerId,
+        ...(options.oem ? { configs: { oemIntegrationEnabled: true } } : {}),
+      };
+      const put = await call("PUT", `/partner/${partnerId}`, { key, body });
+      if (put.status !== 200) throw new Error(`partner PUT failed: ${put.text}`);
+    }
+    return { partnerId, key, keyId: created.json.id as string };
+  }
+
+  async function newPartnerCustomer(
+    partner: { partnerId: string; key: string },
+    partnerCustomerId = `cust-${randomInt(1e9)}`,
+  ) {
+    const put = await call("PUT", `/partner/${partner.partnerId}/customer/${partnerCustomerId}`, {
+      key: partner.key,
+      body: {
+        partnerId: partner.partnerId,
+        partnerCustomerId,
+        subscriptionPlanName: "Team",
+        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+      },
+    });
+    if (put.status !== 200) throw new Error(`partner customer PUT failed: ${put.text}`);
+    return { ...partner, partnerCustomerId, customerId: put.json.customerId as string };
+  }
+
+  return { app, db: database.db, call, admin, newPartner, newPartnerCustomer };
+}
+
+export const awsAccount = (accountId: string, partnerId: string, partnerCustomerId: string) => ({
+  partnerId,
+  partnerCustomerId,
+  accountId,
+  provider: "aws",
+  auditorAuthMethod: "config",
+  auditorAuthConfig: {
+    roleArn: `arn:aws:iam::${accountId}:role/SightlineAuditor`,
+    externalId: "sightline-ext-01",
+  },
+});
