@@ -66,6 +66,11 @@ export function findAwsAction(action: string): AwsActionInfo | undefined {
   return byLowerName.get(action.toLowerCase());
 }
 
+/** iam-data's category of a service (`storage`, `databases`, …); the rules use it. */
+export function awsServiceCategory(prefix: string): string | undefined {
+  return catalogue.services[prefix.toLowerCase()]?.category;
+}
+
 /** `s3` -> `S3`; undefined for an unknown prefix. Case-insensitive. */
 export function serviceNameForPrefix(prefix: string): string | undefined {
   return catalogue.services[prefix.toLowerCase()]?.name;

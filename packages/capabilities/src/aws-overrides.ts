@@ -7,10 +7,131 @@ export interface AwsOverride {
 }
 
 /**
- * Reviewed exceptions to the rules, keyed by action (canonical case). Every entry must name an
- * action that exists in iam-data (a test checks it).
+ * Reviewed exceptions to the rules, keyed by action (canonical case). An entry whose capabilities
+ * equal the rules' result pins a deliberate disagreement with k9 and records why. Every entry must
+ * name an action that exists in iam-data (a test checks it).
  */
-export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {};
+export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
+  // DynamoDB
+  "dynamodb:CreateTableReplica": {
+    capabilities: ["administer-resource", "write-data"],
+    reason: "the new replica is filled with the table's items (as k9)",
+  },
+  "dynamodb:DeleteTable": {
+    capabilities: ["administer-resource", "delete-data"],
+    reason:
+      "differs from k9: removing the table is control-plane power too, as k9 says of rds:DeleteDBInstance",
+  },
+  "dynamodb:RestoreTableFromBackup": {
+    capabilities: ["administer-resource", "read-data"],
+    reason:
+      "differs from k9: a restored table hands the backup's items to the caller, as k9 says of rds:Restore…FromDBSnapshot",
+  },
+  // IAM
+  "iam:AddClientIDToOpenIDConnectProvider": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (write-data): a new audience lets more tokens federate into roles, and k9's RemoveClientID… is administer-resource",
+  },
+  "iam:GetAccountSummary": {
+    capabilities: ["read-data"],
+    reason: "as k9: reports root MFA and access-key presence alongside entity counts",
+  },
+  "iam:GetServiceLinkedRoleDeletionStatus": {
+    capabilities: ["read-data"],
+    reason: "as k9: the failure reason lists the resources that use the role",
+  },
+  "iam:TagRole": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (write-data): principal tags feed aws:PrincipalTag conditions, so they change who can access what",
+  },
+  "iam:TagUser": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (write-data): principal tags feed aws:PrincipalTag conditions, so they change who can access what",
+  },
+  "iam:UntagRole": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (write-data): principal tags feed aws:PrincipalTag conditions, so they change who can access what",
+  },
+  "iam:UntagUser": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (write-data): principal tags feed aws:PrincipalTag conditions, so they change who can access what",
+  },
+  // KMS
+  "kms:DeleteCustomKeyStore": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (delete-data): a key store can be deleted only once it holds no KMS keys, so no data is lost",
+  },
+  // RDS
+  "rds:CancelExportTask": {
+    capabilities: ["write-data"],
+    reason: "as k9: stops a snapshot export part-way, leaving partial data in S3",
+  },
+  "rds:CrossRegionCommunication": {
+    capabilities: ["read-data", "write-data"],
+    reason:
+      "as k9: lets RDS read and write the database's data across regions for cross-region replicas",
+  },
+  "rds:DeleteOptionGroup": {
+    capabilities: ["administer-resource"],
+    reason: "differs from k9 (delete-data): an option group holds engine settings, not data",
+  },
+  "rds:StartExportTask": {
+    capabilities: ["write-data"],
+    reason: "as k9: writes a snapshot's data out to S3",
+  },
+  // S3
+  "s3:InitiateReplication": {
+    capabilities: ["write-data"],
+    reason: "as k9: marks objects for replication, which writes them to the destination",
+  },
+  "s3:ListBucket": {
+    capabilities: ["read-data"],
+    reason: "as k9: lists object keys, which reveal the bucket's contents",
+  },
+  "s3:PutBucketTagging": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9 (also write-data): bucket tags are resource metadata, as k9's own KMS, DynamoDB and RDS tagging",
+  },
+  "s3:GetStorageLensDashboard": {
+    capabilities: ["read-data"],
+    reason: "as k9 (2021 map): storage metrics about the account's data, like IAM's usage reports",
+  },
+  "s3:UpdateJobPriority": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9's 2021 map (write-data): reorders a Batch Operations job without touching objects",
+  },
+  "s3:UpdateJobStatus": {
+    capabilities: ["administer-resource"],
+    reason:
+      "differs from k9's 2021 map (write-data): confirms or cancels a job; the job's own operation is authorised separately",
+  },
+  // STS
+  "sts:DecodeAuthorizationMessage": {
+    capabilities: ["read-config"],
+    reason:
+      "differs from k9 (write-data): it only reveals why a request was denied, which is policy metadata",
+  },
+  "sts:GetAccessKeyInfo": {
+    capabilities: ["read-data"],
+    reason: "as k9: reveals which account owns an access key",
+  },
+  "sts:GetCallerIdentity": {
+    capabilities: ["read-data"],
+    reason: "as k9: returns the caller's own account, user and ARN",
+  },
+  "sts:TagSession": {
+    capabilities: ["write-data"],
+    reason: "as k9: session tags ride on the caller's own session, not on a resource",
+  },
+};
 
 const byLowerName = new Map(
   Object.entries(AWS_OVERRIDES).map(([action, o]) => [action.toLowerCase(), o] as const),

@@ -50,7 +50,9 @@ export function isDataNoun(noun: readonly string[]): boolean {
   const phrase = headPhrase(noun);
   const head = last(phrase);
   if (head === undefined || CONFIG_WORDS.has(head)) return false;
-  return phrase.some((w) => DATA_NOUNS.has(w)) || DATA_HEAD_NOUNS.has(head);
+  if (phrase.some((w) => DATA_NOUNS.has(w)) || DATA_HEAD_NOUNS.has(head)) return true;
+  // EBS direct APIs read and write the blocks of a snapshot.
+  return head.startsWith("Block") && phrase.includes("Snapshot");
 }
 
 /** Activity data about the account's own identities (credential reports, last-used data). */
@@ -64,8 +66,10 @@ function isUsageReport(noun: readonly string[]): boolean {
 
 /** Does deleting this noun destroy a live store of data (`DeleteTable`, `DeleteDBInstance`)? */
 function isDataStore(facts: AwsActionFacts): boolean {
-  const head = last(facts.words.noun);
-  if (head === undefined) return false;
+  const { noun } = facts.words;
+  const head = last(noun);
+  // `RemoveRoleFromDBCluster` names a link to the store, not the store.
+  if (head === undefined || has(noun, "From", "To", "For")) return false;
   if (DATA_STORE_NOUNS.has(head)) return true;
   // In database services an "instance" is the database itself.
   return facts.category === "databases" && (head === "Instance" || head === "Instances");
@@ -92,6 +96,15 @@ export const AWS_RULES: readonly AwsRule[] = [
       if ((verb === "Start" || verb === "Resume") && has(noun, "Session", "Connection")) return USE;
       if (verb === "Execute" && !isDataNoun(noun)) return USE;
       return undefined;
+    },
+  },
+  {
+    // Replication writes objects, deletes and tags into the destination (s3:ReplicateDelete).
+    id: "replicate-content",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      if (verb !== "Replicate") return undefined;
+      return noun[0] === "Delete" || noun[0] === "Tags" || isDataNoun(noun) ? WRITE : undefined;
     },
   },
   {
@@ -166,6 +179,15 @@ export const AWS_RULES: readonly AwsRule[] = [
     },
   },
   {
+    // Temporary credentials and tokens are secrets handed to the caller (sts:GetSessionToken).
+    id: "issue-credentials",
+    match: (f) => {
+      const head = last(f.words.noun);
+      const secret = head === "Token" || head === "Credentials";
+      return f.words.verb === "Get" && secret && f.accessLevel !== "List" ? READ : undefined;
+    },
+  },
+  {
     id: "read-data-verb",
     match: (f) => (verbIn(f, DATA_READ_VERBS) ? READ : undefined),
   },
@@ -219,7 +241,8 @@ export const AWS_RULES: readonly AwsRule[] = [
     // Deleting a live data store removes the resource and everything in it.
     id: "delete-data-store",
     match: (f) => {
-      if (!isDelete(f) || !isDataStore(f)) return undefined;
+      const verb = f.words.verb;
+      if ((verb !== "Delete" && verb !== "Drop") || !isDataStore(f)) return undefined;
       return ["administer-resource", "delete-data"];
     },
   },
@@ -230,6 +253,16 @@ export const AWS_RULES: readonly AwsRule[] = [
       const { verb, noun } = f.words;
       if (verb !== "Restore" || !has(noun, "From")) return undefined;
       return has(noun, ...DATA_COPY_NOUNS) ? ["administer-resource", "read-data"] : undefined;
+    },
+  },
+  {
+    // A new snapshot is a copy of the resource's data (rds:CreateDBSnapshot in k9).
+    id: "create-snapshot",
+    match: (f) => {
+      const head = last(f.words.noun);
+      return f.words.verb === "Create" && (head === "Snapshot" || head === "Snapshots")
+        ? ["administer-resource", "write-data"]
+        : undefined;
     },
   },
   {

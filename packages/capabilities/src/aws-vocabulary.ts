@@ -142,8 +142,6 @@ export const DATA_HEAD_NOUNS = new Set([
   "Torrent",
   "Chunk",
   "Chunks",
-  "Block",
-  "Blocks",
   "Parameter",
   "Parameters",
   "Statement",
