@@ -12,11 +12,11 @@ import { routes as defaultRoutes } from "./routes/index.ts";
 export const API_VERSION = "0.1.0";
 
 function pathPattern(path: string): RegExp {
-  const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+  const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
   return new RegExp(
     `^${path
       .split(/\{\w+\}/)
-      .map(escape)
+      .map(escapeRegExp)
       .join("[^/]+")}$`,
   );
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AppError } from "../errors.ts";
 import { defineRoute } from "../route.ts";
 
 const Health = z.object({ status: z.literal("ok") });
