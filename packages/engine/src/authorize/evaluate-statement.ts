@@ -1,0 +1,68 @@
+import { evaluateCondition } from "../conditions/evaluate-condition.ts";
+import { and, atom, FALSE, type Formula, not, or, TRUE } from "../logic/formula.ts";
+import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
+import {
+  hasPolicyVariable,
+  type KeyResolver,
+  substituteVariables,
+} from "../policy/policy-variables.ts";
+import { matchesWildcard } from "../policy/wildcard.ts";
+
+export function statementMatchesAction(statement: Statement, action: string): boolean {
+  if (statement.action)
+    return statement.action.some((pattern) => matchesWildcard(pattern, action, true));
+  if (statement.notAction)
+    return !statement.notAction.some((pattern) => matchesWildcard(pattern, action, true));
+  return false;
+}
+
+/**
+ * When the statement applies to `resource`, ignoring Principal: TRUE, FALSE, or a
+ * formula over conditions (and policy variables) the request leaves undecided.
+ */
+export function statementAppliesTo(
+  policy: Policy,
+  statement: Statement,
+  action: string,
+  resource: string,
+  resolve: KeyResolver,
+): Formula {
+  if (!statementMatchesAction(statement, action)) return FALSE;
+  const where = {
+    policyId: policy.id,
+    policyType: policy.type,
+    statement: describeStatement(statement),
+  };
+  let resourceMatch: Formula = TRUE;
+  if (statement.resource)
+    resourceMatch = matchResourceList(statement.resource, resource, resolve, where);
+  else if (statement.notResource)
+    resourceMatch = not(matchResourceList(statement.notResource, resource, resolve, where));
+  if (resourceMatch.kind === "false") return FALSE;
+  const conditions = statement.conditions.map((clause) =>
+    evaluateCondition(clause, resolve, where),
+  );
+  return and(resourceMatch, ...conditions);
+}
+
+function matchResourceList(
+  patterns: readonly string[],
+  resource: string,
+  resolve: KeyResolver,
+  where: { policyId: string; policyType: Policy["type"]; statement: string },
+): Formula {
+  const outcomes: Formula[] = [];
+  for (const pattern of patterns) {
+    if (!hasPolicyVariable(pattern)) {
+      if (matchesWildcard(pattern, resource, false)) return TRUE;
+      continue;
+    }
+    const sub = substituteVariables(pattern, resolve, true);
+    if (sub.state === "resolved") {
+      if (new RegExp(`^${sub.regexSource}$`, "s").test(resource)) return TRUE;
+    } else if (sub.state === "unknown") {
+      outcomes.push(atom({ ...where, operator: "Variable", key: sub.key, values: [pattern] }));
+    }
+  }
+  return or(...outcomes);
+}

@@ -1,0 +1,89 @@
+import type { PrincipalSet } from "../policy/policy-types.ts";
+import type { Caller } from "./caller.ts";
+
+/**
+ * How a resource-based policy names the caller. `direct` grants to the user or session
+ * itself; `role` names the role ARN (still limited by the role's permissions boundary);
+ * `account` names the caller's account, which delegates the decision to its IAM policies.
+ */
+export type PrincipalMatch = "none" | "direct" | "role" | "account";
+
+const RANK: Record<PrincipalMatch, number> = { none: 0, account: 1, role: 2, direct: 3 };
+
+function strongest(a: PrincipalMatch, b: PrincipalMatch): PrincipalMatch {
+  return RANK[b] > RANK[a] ? b : a;
+}
+
+export function matchPrincipalSet(set: PrincipalSet, caller: Caller): PrincipalMatch {
+  if (set.any) return "direct";
+  let best: PrincipalMatch = "none";
+  for (const value of set.aws) best = strongest(best, matchAwsPrincipal(value, caller));
+  if (caller.kind === "service" && caller.service && set.service.includes(caller.service))
+    best = "direct";
+  if (
+    caller.kind === "federated" &&
+    caller.federatedProvider &&
+    set.federated.includes(caller.federatedProvider)
+  )
+    best = "direct";
+  if (caller.canonicalUser && set.canonicalUser.includes(caller.canonicalUser)) best = "direct";
+  return best;
+}
+
+function matchAwsPrincipal(value: string, caller: Caller): PrincipalMatch {
+  if (/^\d{12}$/.test(value)) return value === caller.accountId ? "account" : "none";
+  if (!value.startsWith("arn:")) {
+    // An IAM unique ID: AWS shows it when the named user or role was deleted and recreated.
+    return caller.uniqueId !== undefined && value === caller.uniqueId
+      ? caller.kind === "role"
+        ? "role"
+        : "direct"
+      : "none";
+  }
+  const parts = value.split(":");
+  const account = parts[4];
+  const resource = parts.slice(5).join(":");
+  if (resource === "root") {
+    if (caller.kind === "root" && value === caller.arn) return "direct";
+    return account === caller.accountId ? "account" : "none";
+  }
+  if (caller.sessionArn !== undefined && value === caller.sessionArn) return "direct";
+  if (caller.identityArn !== undefined && value === caller.identityArn)
+    return caller.kind === "role" ? "role" : "direct";
+  return "none";
+}
+
+/**
+ * NotPrincipal excludes the caller only when every identity the request carries is
+ * listed: the account, and the user or the role and its session (AWS documents this
+ * trap for Deny with NotPrincipal).
+ */
+function excludedByNotPrincipal(set: PrincipalSet, caller: Caller): boolean {
+  if (set.any) return true;
+  if (caller.kind === "service")
+    return caller.service !== undefined && set.service.includes(caller.service);
+  if (caller.kind === "federated")
+    return (
+      caller.federatedProvider !== undefined && set.federated.includes(caller.federatedProvider)
+    );
+  if (caller.kind === "anonymous") return false;
+  const listed = (value: string | undefined) => value !== undefined && set.aws.includes(value);
+  const accountListed =
+    caller.accountId !== undefined &&
+    (listed(caller.accountId) ||
+      listed(`arn:${caller.partition ?? "aws"}:iam::${caller.accountId}:root`));
+  if (caller.kind === "root" || caller.kind === "external") return accountListed;
+  if (caller.kind === "user") return accountListed && listed(caller.identityArn);
+  return accountListed && listed(caller.identityArn) && listed(caller.sessionArn);
+}
+
+/** The statement applies to the caller: Principal names it, or NotPrincipal does not. */
+export function matchStatementPrincipal(
+  principal: PrincipalSet | undefined,
+  notPrincipal: PrincipalSet | undefined,
+  caller: Caller,
+): PrincipalMatch {
+  if (principal) return matchPrincipalSet(principal, caller);
+  if (notPrincipal) return excludedByNotPrincipal(notPrincipal, caller) ? "none" : "direct";
+  return "none";
+}

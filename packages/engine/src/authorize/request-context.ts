@@ -1,0 +1,116 @@
+import type { KeyLookup, KeyResolver } from "../policy/policy-variables.ts";
+import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
+import type { AuthorizationRequest } from "./authorization-request.ts";
+import type { Caller } from "./caller.ts";
+
+const ABSENT: KeyLookup = { state: "absent" };
+const UNKNOWN: KeyLookup = { state: "unknown" };
+
+function present(...values: string[]): KeyLookup {
+  return { state: "present", values };
+}
+
+/**
+ * Context keys for one request: the caller's values first, then the global keys the
+ * engine derives from the snapshot (principal ARN, account, tags, org, resource
+ * account); anything else is unknown unless the caller chose `missingKeys: "absent"`.
+ */
+export function createKeyResolver(
+  model: AccountModel,
+  request: AuthorizationRequest,
+  caller: Caller,
+  record: PrincipalRecord | undefined,
+  resourceAccount: string | undefined,
+): KeyResolver {
+  const given = new Map<string, KeyLookup>();
+  for (const [key, value] of Object.entries(request.context ?? {})) {
+    const list = Array.isArray(value) ? value : [value];
+    given.set(key.toLowerCase(), present(...list.map(String)));
+  }
+  const fallback = request.missingKeys === "absent" ? ABSENT : UNKNOWN;
+  const cache = new Map<string, KeyLookup>();
+  return (key: string) => {
+    const lower = key.toLowerCase();
+    const known = given.get(lower) ?? cache.get(lower);
+    if (known) return known;
+    const derived =
+      deriveKey(lower, model, caller, record, resourceAccount, request.sessionName) ?? fallback;
+    cache.set(lower, derived);
+    return derived;
+  };
+}
+
+function deriveKey(
+  key: string,
+  model: AccountModel,
+  caller: Caller,
+  record: PrincipalRecord | undefined,
+  resourceAccount: string | undefined,
+  sessionName: string | undefined,
+): KeyLookup | undefined {
+  const iamCaller = caller.kind === "user" || caller.kind === "role" || caller.kind === "root";
+  switch (key) {
+    case "aws:principalarn":
+      return caller.kind === "service" || caller.kind === "anonymous"
+        ? ABSENT
+        : present(caller.identityArn ?? caller.arn);
+    case "aws:principalaccount":
+      return caller.accountId
+        ? present(caller.accountId)
+        : caller.kind === "service"
+          ? ABSENT
+          : undefined;
+    case "aws:principalisawsservice":
+      return present(caller.kind === "service" ? "true" : "false");
+    case "aws:principalservicename":
+      return caller.kind === "service" && caller.service
+        ? present(caller.service)
+        : iamCaller
+          ? ABSENT
+          : undefined;
+    case "aws:principaltype":
+      return principalType(caller);
+    case "aws:username":
+      return caller.kind === "user" && record
+        ? present(record.name)
+        : iamCaller
+          ? ABSENT
+          : undefined;
+    case "aws:userid":
+      if (caller.kind === "user" && record) return present(record.id);
+      if (caller.kind === "role" && record && sessionName !== undefined)
+        return present(`${record.id}:${sessionName}`);
+      if (caller.kind === "root" && caller.accountId) return present(caller.accountId);
+      return undefined;
+    case "aws:principalorgid": {
+      const account = caller.accountId ? model.accounts.get(caller.accountId) : undefined;
+      return account?.organizationId ? present(account.organizationId) : undefined;
+    }
+    case "aws:resourceaccount":
+      return resourceAccount ? present(resourceAccount) : undefined;
+    default:
+      if (key.startsWith("aws:principaltag/") && record) {
+        const wanted = key.slice("aws:principaltag/".length);
+        const entry = Object.entries(record.tags).find(([k]) => k.toLowerCase() === wanted);
+        return entry ? present(entry[1]) : ABSENT;
+      }
+      return undefined;
+  }
+}
+
+function principalType(caller: Caller): KeyLookup | undefined {
+  switch (caller.kind) {
+    case "user":
+      return present("User");
+    case "role":
+      return present("AssumedRole");
+    case "root":
+      return present("Account");
+    case "anonymous":
+      return present("Anonymous");
+    case "federated":
+      return present("FederatedUser");
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,9 @@
+import { compareParsed, parseDate } from "../compare-number.ts";
+import type { ConditionOperator } from "../condition-operator.ts";
+
+export const dateLessThan: ConditionOperator = {
+  name: "DateLessThan",
+  negated: false,
+  matches: (contextValue, policyValue) =>
+    compareParsed(contextValue, policyValue, parseDate, (a, b) => a < b),
+};

@@ -1,0 +1,9 @@
+import { compareParsed, parseNumber } from "../compare-number.ts";
+import type { ConditionOperator } from "../condition-operator.ts";
+
+export const numericEquals: ConditionOperator = {
+  name: "NumericEquals",
+  negated: false,
+  matches: (contextValue, policyValue) =>
+    compareParsed(contextValue, policyValue, parseNumber, (a, b) => a === b),
+};

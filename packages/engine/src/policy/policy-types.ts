@@ -1,0 +1,58 @@
+/** Where a policy comes from; decides how AWS combines it with the others. */
+export type PolicyType =
+  | "identity"
+  | "permissions-boundary"
+  | "scp"
+  | "rcp"
+  | "resource"
+  | "role-trust"
+  | "kms-key";
+
+export type Effect = "Allow" | "Deny";
+
+/** The Principal (or NotPrincipal) element, normalised to lists per kind. */
+export interface PrincipalSet {
+  /** `"Principal": "*"` or `{"AWS": "*"}`: everyone, including anonymous callers. */
+  any: boolean;
+  aws: readonly string[];
+  service: readonly string[];
+  federated: readonly string[];
+  canonicalUser: readonly string[];
+}
+
+/** One operator/key pair of a Condition block, e.g. `StringEquals` on `aws:username`. */
+export interface ConditionClause {
+  /** As written, e.g. `ForAnyValue:StringLikeIfExists`. */
+  operator: string;
+  key: string;
+  values: readonly string[];
+}
+
+export interface Statement {
+  /** Position in the policy's Statement array. */
+  index: number;
+  sid?: string;
+  effect: Effect;
+  action?: readonly string[];
+  notAction?: readonly string[];
+  resource?: readonly string[];
+  notResource?: readonly string[];
+  principal?: PrincipalSet;
+  notPrincipal?: PrincipalSet;
+  conditions: readonly ConditionClause[];
+}
+
+export interface Policy {
+  /** Stable identifier: the managed policy ARN, or a synthetic `owner#inline#name`. */
+  id: string;
+  name: string;
+  type: PolicyType;
+  statements: readonly Statement[];
+  /** For identity policies received through a group: the group ARN. */
+  attachedVia?: string;
+}
+
+/** Human-readable label of a statement: its Sid, or its index. */
+export function describeStatement(statement: Statement): string {
+  return statement.sid ? statement.sid : `#${statement.index}`;
+}

@@ -1,0 +1,70 @@
+import { escapeRegex, wildcardToRegexSource } from "./wildcard.ts";
+
+/** What a request knows about a context key: its values, known to be absent, or unknown. */
+export type KeyLookup =
+  | { state: "present"; values: readonly string[] }
+  | { state: "absent" }
+  | { state: "unknown" };
+
+export type KeyResolver = (key: string) => KeyLookup;
+
+const VARIABLE = /\$\{([^}]*)\}/g;
+
+export function hasPolicyVariable(text: string): boolean {
+  return text.includes("${");
+}
+
+/** Result of putting request values into `${...}` variables of a pattern. */
+export type Substitution =
+  | { state: "resolved"; regexSource: string; literal: string }
+  | { state: "absent"; key: string }
+  | { state: "unknown"; key: string };
+
+/**
+ * Substitutes policy variables (`${aws:username}`, `${aws:PrincipalTag/team, 'none'}`,
+ * and the escapes `${*}`, `${?}`, `${$}`). Substituted text is literal, never a wildcard.
+ * When `wildcards` is false the rest of the text is literal too (StringEquals).
+ */
+export function substituteVariables(
+  text: string,
+  resolve: KeyResolver,
+  wildcards: boolean,
+): Substitution {
+  let regexSource = "";
+  let literal = "";
+  let last = 0;
+  for (const match of text.matchAll(VARIABLE)) {
+    const before = text.slice(last, match.index);
+    regexSource += wildcards ? wildcardToRegexSource(before) : escapeRegex(before);
+    literal += before;
+    last = match.index + match[0].length;
+    const value = resolveVariable(match[1] ?? "", resolve);
+    if (value.state !== "resolved") return value;
+    regexSource += escapeRegex(value.text);
+    literal += value.text;
+  }
+  const rest = text.slice(last);
+  regexSource += wildcards ? wildcardToRegexSource(rest) : escapeRegex(rest);
+  literal += rest;
+  return { state: "resolved", regexSource, literal };
+}
+
+type VariableValue =
+  | { state: "resolved"; text: string }
+  | { state: "absent"; key: string }
+  | { state: "unknown"; key: string };
+
+function resolveVariable(body: string, resolve: KeyResolver): VariableValue {
+  const trimmed = body.trim();
+  if (trimmed === "*" || trimmed === "?" || trimmed === "$")
+    return { state: "resolved", text: trimmed };
+  const defaultMatch = /^([^,]+),\s*'([^']*)'\s*$/.exec(trimmed);
+  const key = (defaultMatch ? defaultMatch[1] : trimmed)?.trim() ?? "";
+  const lookup = resolve(key);
+  if (lookup.state === "present" && lookup.values.length === 1)
+    return { state: "resolved", text: lookup.values[0] ?? "" };
+  if (lookup.state === "unknown") return { state: "unknown", key };
+  // Absent (or multi-valued, which AWS does not substitute): the default applies if given.
+  if (defaultMatch) return { state: "resolved", text: defaultMatch[2] ?? "" };
+  return { state: "absent", key };
+}

@@ -1,0 +1,36 @@
+import type { Partition } from "./snapshot-types.ts";
+
+/** A policy document as supplied by the caller: decoded, JSON text or URL-encoded text. */
+export interface PolicyInput {
+  id?: string;
+  name?: string;
+  document: unknown;
+}
+
+/** Organization policies of one level of the account's path (root, an OU, the account). */
+export interface OrganizationLevelInput {
+  /** e.g. `r-abcd`, `ou-abcd-12345678`, or the account ID. */
+  target: string;
+  policies: readonly PolicyInput[];
+}
+
+export interface OrganizationInput {
+  organizationId?: string;
+  isManagementAccount?: boolean;
+  /** Root first, account last. A level listed with no policy denies everything, as in AWS. */
+  serviceControlPolicies?: readonly OrganizationLevelInput[];
+  resourceControlPolicies?: readonly OrganizationLevelInput[];
+}
+
+/** Raw inputs for one account, as read from disk or an API by the caller. */
+export interface AccountSnapshot {
+  /** `aws iam get-account-authorization-details` output (object or JSON text). */
+  authorizationDetails: unknown;
+  /** Defaults to the account in the principals' ARNs. */
+  accountId?: string;
+  /** Defaults to the partition in the principals' ARNs, else `aws`. */
+  partition?: Partition;
+  /** Resource-based policies keyed by resource ARN (an S3 bucket may be given by name). */
+  resourcePolicies?: Readonly<Record<string, unknown>>;
+  organization?: OrganizationInput;
+}

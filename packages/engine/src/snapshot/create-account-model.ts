@@ -1,0 +1,223 @@
+import { type Issue, issueAt } from "../issues.ts";
+import { parsePolicyDocument } from "../policy/parse-policy-document.ts";
+import type { Policy, PolicyType } from "../policy/policy-types.ts";
+import type {
+  AccountData,
+  AccountModel,
+  PrincipalRecord,
+  ResourcePolicyRecord,
+} from "./account-model.ts";
+import type { AccountSnapshot, OrganizationLevelInput } from "./account-snapshot.ts";
+import { parseAuthorizationDetails } from "./parse-authorization-details.ts";
+import { accountOfArn } from "./read-fields.ts";
+import {
+  type AuthorizationDetails,
+  type IamRole,
+  type IamUser,
+  PARTITIONS,
+  type Partition,
+} from "./snapshot-types.ts";
+
+/**
+ * Builds the model `authorize` and `analyzeAccount` work on from one or several account
+ * snapshots (several for cross-account analysis). Never throws on bad input: every
+ * problem is in `issues`, prefixed with `accounts[i].` when several snapshots are given.
+ */
+export function createAccountModel(
+  input: AccountSnapshot | readonly AccountSnapshot[],
+): AccountModel {
+  const snapshots = Array.isArray(input) ? input : [input as AccountSnapshot];
+  const issues: Issue[] = [];
+  const accounts = new Map<string, AccountData>();
+  const principals = new Map<string, PrincipalRecord>();
+  const resourcePolicies = new Map<string, ResourcePolicyRecord>();
+  const parsed = snapshots.map((snapshot, i) => {
+    const prefix = snapshots.length > 1 ? `accounts[${i}].` : "";
+    const result = parseAuthorizationDetails(snapshot.authorizationDetails);
+    issues.push(...result.issues.map((issue) => ({ ...issue, path: prefix + issue.path })));
+    return { snapshot, details: result.value, prefix };
+  });
+  const awsManaged = collectAwsManagedPolicies(parsed.map((p) => p.details));
+  for (const { snapshot, details, prefix } of parsed) {
+    const accountId = snapshot.accountId ?? details.accountId;
+    if (!accountId) {
+      issues.push(
+        issueAt(
+          `${prefix}accountId`,
+          "cannot tell the account: give accountId or at least one principal",
+        ),
+      );
+      continue;
+    }
+    const partition = choosePartition(snapshot, details, `${prefix}partition`, issues);
+    const org = snapshot.organization;
+    const lookup = (arn: string) => details.managedPolicies.get(arn) ?? awsManaged.get(arn);
+    const users = details.users.map((u) => toPrincipal(u, partition, details, lookup));
+    const roles = details.roles.map((r) => toPrincipal(r, partition, details, lookup));
+    for (const p of [...users, ...roles]) principals.set(p.arn, p);
+    for (const role of details.roles)
+      resourcePolicies.set(role.arn, {
+        resourceArn: role.arn,
+        accountId,
+        policy: role.trustPolicy,
+      });
+    for (const [key, document] of Object.entries(snapshot.resourcePolicies ?? {})) {
+      const record = toResourcePolicy(
+        key,
+        document,
+        accountId,
+        partition,
+        `${prefix}resourcePolicies[${JSON.stringify(key)}]`,
+        issues,
+      );
+      resourcePolicies.set(record.resourceArn, record);
+    }
+    accounts.set(accountId, {
+      accountId,
+      partition,
+      isManagementAccount: org?.isManagementAccount ?? false,
+      organizationId: org?.organizationId,
+      serviceControlPolicies: readLevels(
+        org?.serviceControlPolicies,
+        "scp",
+        `${prefix}organization.serviceControlPolicies`,
+        issues,
+      ),
+      resourceControlPolicies: readLevels(
+        org?.resourceControlPolicies,
+        "rcp",
+        `${prefix}organization.resourceControlPolicies`,
+        issues,
+      ),
+      users,
+      roles,
+      groups: details.groups,
+      managedPolicies: details.managedPolicies,
+    });
+  }
+  return { accounts, principals, resourcePolicies, issues };
+}
+
+function collectAwsManagedPolicies(all: readonly AuthorizationDetails[]): Map<string, Policy> {
+  const found = new Map<string, Policy>();
+  for (const details of all) {
+    for (const [arn, policy] of details.managedPolicies)
+      if (arn.split(":")[4] === "aws") found.set(arn, policy);
+  }
+  return found;
+}
+
+function choosePartition(
+  snapshot: AccountSnapshot,
+  details: AuthorizationDetails,
+  path: string,
+  issues: Issue[],
+): Partition {
+  if (snapshot.partition !== undefined) {
+    if (PARTITIONS.includes(snapshot.partition)) return snapshot.partition;
+    issues.push(issueAt(path, `must be one of ${PARTITIONS.join(", ")}`));
+  }
+  const fromArn = [...details.users, ...details.roles][0]?.arn.split(":")[1];
+  return PARTITIONS.find((p) => p === fromArn) ?? "aws";
+}
+
+function toPrincipal(
+  source: IamUser | IamRole,
+  partition: Partition,
+  details: AuthorizationDetails,
+  lookup: (arn: string) => Policy | undefined,
+): PrincipalRecord {
+  const policies: Policy[] = [...source.inlinePolicies];
+  for (const arn of source.managedPolicyArns) {
+    const policy = lookup(arn);
+    if (policy) policies.push(policy);
+  }
+  const groupArns: string[] = [];
+  if (source.kind === "user") {
+    for (const name of source.groupNames) {
+      const group = details.groups.find((g) => g.name === name);
+      if (!group) continue;
+      groupArns.push(group.arn);
+      for (const p of group.inlinePolicies) policies.push({ ...p, attachedVia: group.arn });
+      for (const arn of group.managedPolicyArns) {
+        const policy = lookup(arn);
+        if (policy) policies.push({ ...policy, attachedVia: group.arn });
+      }
+    }
+  }
+  const boundary = source.permissionsBoundaryArn
+    ? lookup(source.permissionsBoundaryArn)
+    : undefined;
+  const missingBoundary: Policy | undefined = source.permissionsBoundaryArn
+    ? {
+        id: source.permissionsBoundaryArn,
+        name: "missing boundary",
+        type: "permissions-boundary",
+        statements: [],
+      }
+    : undefined;
+  const permissionsBoundary = boundary
+    ? { ...boundary, type: "permissions-boundary" as const }
+    : missingBoundary;
+  return {
+    kind: source.kind,
+    arn: source.arn,
+    name: source.name,
+    id: source.id,
+    path: source.path,
+    accountId: source.accountId,
+    partition,
+    tags: source.tags,
+    identityPolicies: policies,
+    ...(permissionsBoundary && { permissionsBoundary }),
+    groupArns,
+    serviceLinked: source.kind === "role" && source.path.startsWith("/aws-service-role/"),
+    source,
+  };
+}
+
+function toResourcePolicy(
+  key: string,
+  document: unknown,
+  accountId: string,
+  partition: Partition,
+  path: string,
+  issues: Issue[],
+): ResourcePolicyRecord {
+  const resourceArn = key.startsWith("arn:") ? key : `arn:${partition}:s3:::${key}`;
+  const service = resourceArn.split(":")[2];
+  const type: PolicyType =
+    service === "kms"
+      ? "kms-key"
+      : service === "iam" && resourceArn.includes(":role/")
+        ? "role-trust"
+        : "resource";
+  const parsed = parsePolicyDocument(document, path);
+  issues.push(...parsed.issues);
+  return {
+    resourceArn,
+    accountId: accountOfArn(resourceArn) ?? accountId,
+    policy: {
+      id: resourceArn,
+      name: `${type} policy of ${resourceArn}`,
+      type,
+      statements: parsed.statements,
+    },
+  };
+}
+
+function readLevels(
+  levels: readonly OrganizationLevelInput[] | undefined,
+  type: "scp" | "rcp",
+  path: string,
+  issues: Issue[],
+): Policy[][] {
+  return (levels ?? []).map((level, i) =>
+    level.policies.map((input, j) => {
+      const parsed = parsePolicyDocument(input.document, `${path}[${i}].policies[${j}].document`);
+      issues.push(...parsed.issues);
+      const id = input.id ?? `${level.target}#${type}#${j}`;
+      return { id, name: input.name ?? id, type, statements: parsed.statements };
+    }),
+  );
+}

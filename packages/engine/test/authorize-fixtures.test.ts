@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  type AccountSnapshot,
+  type AuthorizationRequest,
+  authorize,
+  createAccountModel,
+} from "../src/index.ts";
+
+interface FixtureCase {
+  name?: string;
+  request: AuthorizationRequest;
+  expect: {
+    decision: string;
+    stoppedBy?: string;
+    /** `policyName/statement` labels that must be among the matched statements. */
+    statements?: string[];
+    /** Condition keys that must appear among the undecided conditions. */
+    conditionKeys?: string[];
+  };
+}
+
+interface Fixture {
+  description: string;
+  accounts: AccountSnapshot[];
+  cases: FixtureCase[];
+}
+
+const dir = join(import.meta.dirname, "fixtures", "authorize");
+const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+
+describe("authorize fixtures", () => {
+  it("has fixtures, each citing documentation", () => {
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
+      expect(fixture.description, file).toMatch(/'[^']{5,}'/);
+    }
+  });
+
+  for (const file of files) {
+    const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
+    describe(file.replace(/\.json$/, ""), () => {
+      const model = createAccountModel(fixture.accounts);
+      it("parses without errors", () => {
+        expect(model.issues.filter((i) => i.severity === "error")).toEqual([]);
+      });
+      fixture.cases.forEach((c, i) => {
+        it(
+          c.name ?? `case ${i}: ${c.request.principal} ${c.request.action} ${c.request.resource}`,
+          () => {
+            const result = authorize(model, c.request);
+            expect(result.decision).toBe(c.expect.decision);
+            if (c.expect.stoppedBy) expect(result.stoppedBy).toBe(c.expect.stoppedBy);
+            const labels = result.statements.map((s) => `${s.policyName}/${s.statement}`);
+            for (const label of c.expect.statements ?? []) expect(labels).toContain(label);
+            const keys = result.conditions.map((a) => a.key.toLowerCase());
+            for (const key of c.expect.conditionKeys ?? [])
+              expect(keys).toContain(key.toLowerCase());
+          },
+        );
+      });
+    });
+  }
+});
