@@ -27,6 +27,23 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason:
       "differs from k9: a restored table hands the backup's items to the caller, as k9 says of rds:Restore…FromDBSnapshot",
   },
+  // Glue: Data Catalog entries describe data kept elsewhere (S3); deleting them leaves the data.
+  "glue:BatchDeleteTable": {
+    capabilities: ["administer-resource"],
+    reason: "removes catalog metadata; the table's data stays in its S3 location",
+  },
+  "glue:DeleteDatabase": {
+    capabilities: ["administer-resource"],
+    reason: "removes catalog metadata; the tables' data stays in S3",
+  },
+  "glue:DeletePartitionIndex": {
+    capabilities: ["administer-resource"],
+    reason: "drops a catalog index, not data",
+  },
+  "glue:DeleteTable": {
+    capabilities: ["administer-resource"],
+    reason: "removes catalog metadata; the table's data stays in its S3 location",
+  },
   // IAM
   "iam:AddClientIDToOpenIDConnectProvider": {
     capabilities: ["administer-resource"],
@@ -112,6 +129,19 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     capabilities: ["administer-resource"],
     reason:
       "differs from k9's 2021 map (write-data): confirms or cancels a job; the job's own operation is authorised separately",
+  },
+  "s3:GetDataAccess": {
+    capabilities: ["read-data"],
+    reason: "S3 Access Grants vends credentials to the granted objects",
+  },
+  // SQS, SSM
+  "sqs:ChangeMessageVisibility": {
+    capabilities: ["write-data"],
+    reason: "a consumer's write to the message's state, not a queue setting",
+  },
+  "ssm:GetParameterHistory": {
+    capabilities: ["read-data"],
+    reason: "returns every past value of the parameter, SecureStrings included",
   },
   // STS
   "sts:DecodeAuthorizationMessage": {

@@ -1,6 +1,8 @@
 import type { ActionWords } from "./action-words.ts";
 import type { AwsAccessLevel } from "./aws-access-level.ts";
 import {
+  CATEGORY_DATA_NOUNS,
+  CONFIG_CONTEXT,
   CONFIG_WORDS,
   CONTENT_DELETE_VERBS,
   CONTENT_WRITE_VERBS,
@@ -9,8 +11,11 @@ import {
   DATA_NOUNS,
   DATA_READ_VERBS,
   DATA_STORE_NOUNS,
+  DATA_TRAILERS,
   DATA_WRITE_VERBS,
   READ_VERBS,
+  STORE_CATEGORIES,
+  STORE_CATEGORY_NOUNS,
   USE_VERBS,
 } from "./aws-vocabulary.ts";
 import type { Capability } from "./capability.ts";
@@ -45,15 +50,28 @@ function headPhrase(noun: readonly string[]): readonly string[] {
   return by > 0 ? noun.slice(0, by) : noun;
 }
 
-/** Does the noun name the content a resource holds, rather than its settings? */
-export function isDataNoun(noun: readonly string[]): boolean {
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/**
+ * Does the noun name the content a resource holds, rather than its settings? A data noun counts
+ * when only trailers follow it (`ObjectVersion`, not `ObjectAcl`), a head noun when it is last.
+ */
+export function isDataNoun(noun: readonly string[], category?: string): boolean {
   const phrase = headPhrase(noun);
   const head = last(phrase);
-  if (head === undefined || CONFIG_WORDS.has(head)) return false;
-  if (phrase.some((w) => DATA_NOUNS.has(w)) || DATA_HEAD_NOUNS.has(head)) return true;
+  if (head === undefined) return false;
+  if (phrase.some((w) => CONFIG_CONTEXT.has(w))) return false;
+  const extra = (category && CATEGORY_DATA_NOUNS[category]) || NO_WORDS;
+  let i = phrase.length - 1;
+  while (i >= 0 && !DATA_NOUNS.has(phrase[i] ?? "") && !extra.has(phrase[i] ?? "")) i--;
+  if (i >= 0 && phrase.slice(i + 1).every((w) => DATA_TRAILERS.has(w))) return true;
+  if (CONFIG_WORDS.has(head)) return false;
+  if (DATA_HEAD_NOUNS.has(head)) return true;
   // EBS direct APIs read and write the blocks of a snapshot.
   return head.startsWith("Block") && phrase.includes("Snapshot");
 }
+
+const isData = (f: AwsActionFacts) => isDataNoun(f.words.noun, f.category);
 
 /** Activity data about the account's own identities (credential reports, last-used data). */
 function isUsageReport(noun: readonly string[]): boolean {
@@ -71,8 +89,20 @@ function isDataStore(facts: AwsActionFacts): boolean {
   // `RemoveRoleFromDBCluster` names a link to the store, not the store.
   if (head === undefined || has(noun, "From", "To", "For")) return false;
   if (DATA_STORE_NOUNS.has(head)) return true;
+  const before = noun[noun.length - 2];
+  if ((head === "Group" && before === "Log") || (head === "System" && before === "File"))
+    return true;
+  if (facts.category === undefined || !STORE_CATEGORIES.has(facts.category)) return false;
+  if (STORE_CATEGORY_NOUNS.has(head)) return true;
   // In database services an "instance" is the database itself.
   return facts.category === "databases" && (head === "Instance" || head === "Instances");
+}
+
+/** A backup, snapshot or recovery point: a copy of data. */
+function isDataCopy(noun: readonly string[]): boolean {
+  const head = last(noun);
+  if (head === undefined) return false;
+  return DATA_COPY_NOUNS.has(head) || (head.startsWith("Point") && noun.includes("Recovery"));
 }
 
 const isRead = (f: AwsActionFacts) => f.accessLevel === "Read" || f.accessLevel === "List";
@@ -87,6 +117,35 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => (f.words.verb === "Pass" ? ADMIN : undefined),
   },
   {
+    // Statements and transactions run through a data API can change data.
+    id: "execute-statement",
+    match: (f) => {
+      const head = last(f.words.noun);
+      const verbs = ["Execute", "Begin", "Commit", "Rollback"];
+      return verbs.includes(f.words.verb) &&
+        (head === "Statement" || head === "Sql" || head === "Transaction")
+        ? WRITE
+        : undefined;
+    },
+  },
+  {
+    // Git over CodeCommit: a pull reads the repository, a push writes to it.
+    id: "git",
+    match: (f) => {
+      if (f.words.verb !== "Git") return undefined;
+      return f.words.noun[0] === "Pull" ? READ : WRITE;
+    },
+  },
+  {
+    // Running a query in a query engine uses it; the data read is authorised at its source.
+    id: "run-query",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      const runs = verb === "Start" || verb === "Run";
+      return runs && (noun[0] === "Query" || noun[0] === "Queries") ? USE : undefined;
+    },
+  },
+  {
     // Entering a resource: assuming a role, connecting to a database, invoking a function.
     id: "use-resource",
     match: (f) => {
@@ -94,7 +153,9 @@ export const AWS_RULES: readonly AwsRule[] = [
       if (USE_VERBS.has(verb)) return USE;
       if (verb === "Connect" && noun.length === 0) return USE;
       if ((verb === "Start" || verb === "Resume") && has(noun, "Session", "Connection")) return USE;
-      if (verb === "Execute" && !isDataNoun(noun)) return USE;
+      // Running commands on an instance or sending a login key enters it.
+      if (verb === "Send" && has(noun, "Command", "SSH", "Serial")) return USE;
+      if (verb === "Execute") return USE;
       return undefined;
     },
   },
@@ -104,7 +165,7 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => {
       const { verb, noun } = f.words;
       if (verb !== "Replicate") return undefined;
-      return noun[0] === "Delete" || noun[0] === "Tags" || isDataNoun(noun) ? WRITE : undefined;
+      return noun[0] === "Delete" || noun[0] === "Tags" || isData(f) ? WRITE : undefined;
     },
   },
   {
@@ -167,18 +228,6 @@ export const AWS_RULES: readonly AwsRule[] = [
     },
   },
   {
-    // Statements and transactions run through a data API can change data.
-    id: "execute-statement",
-    match: (f) => {
-      const head = last(f.words.noun);
-      const verbs = ["Execute", "Begin", "Commit", "Rollback"];
-      return verbs.includes(f.words.verb) &&
-        (head === "Statement" || head === "Sql" || head === "Transaction")
-        ? WRITE
-        : undefined;
-    },
-  },
-  {
     // Temporary credentials and tokens are secrets handed to the caller (sts:GetSessionToken).
     id: "issue-credentials",
     match: (f) => {
@@ -189,7 +238,12 @@ export const AWS_RULES: readonly AwsRule[] = [
   },
   {
     id: "read-data-verb",
-    match: (f) => (verbIn(f, DATA_READ_VERBS) ? READ : undefined),
+    match: (f) => {
+      const head = last(f.words.noun);
+      if (!verbIn(f, DATA_READ_VERBS)) return undefined;
+      // `QuerySchemaVersionMetadata` reads settings; a policy simulation reveals effective access.
+      return f.words.verb !== "Simulate" && head && CONFIG_WORDS.has(head) ? undefined : READ;
+    },
   },
   {
     // Credential reports, access advisor and last-used data describe the account's activity.
@@ -208,7 +262,7 @@ export const AWS_RULES: readonly AwsRule[] = [
       f.accessLevel === "Read" &&
       f.words.verb !== "Describe" &&
       f.words.verb !== "List" &&
-      isDataNoun(f.words.noun)
+      isData(f)
         ? READ
         : undefined,
   },
@@ -227,14 +281,13 @@ export const AWS_RULES: readonly AwsRule[] = [
   },
   {
     id: "delete-content",
-    match: (f) => (isDelete(f) && isDataNoun(f.words.noun) ? DELETE : undefined),
+    match: (f) => (isDelete(f) && isData(f) ? DELETE : undefined),
   },
   {
     // A backup or snapshot is a copy of data, not a live resource others depend on.
     id: "delete-data-copy",
     match: (f) => {
-      const head = last(f.words.noun);
-      return isDelete(f) && head !== undefined && DATA_COPY_NOUNS.has(head) ? DELETE : undefined;
+      return isDelete(f) && isDataCopy(f.words.noun) ? DELETE : undefined;
     },
   },
   {
@@ -251,7 +304,9 @@ export const AWS_RULES: readonly AwsRule[] = [
     id: "restore-from-copy",
     match: (f) => {
       const { verb, noun } = f.words;
-      if (verb !== "Restore" || !has(noun, "From")) return undefined;
+      // `RestoreSnapshotFromRecycleBin` only undeletes the copy.
+      if (verb !== "Restore" || !has(noun, "From") || isDataCopy(noun.slice(0, 1)))
+        return undefined;
       return has(noun, ...DATA_COPY_NOUNS) ? ["administer-resource", "read-data"] : undefined;
     },
   },
@@ -267,7 +322,7 @@ export const AWS_RULES: readonly AwsRule[] = [
   },
   {
     id: "write-content",
-    match: (f) => (verbIn(f, CONTENT_WRITE_VERBS) && isDataNoun(f.words.noun) ? WRITE : undefined),
+    match: (f) => (verbIn(f, CONTENT_WRITE_VERBS) && isData(f) ? WRITE : undefined),
   },
   {
     // `sns:Publish`, `iot:Publish`: sending content with no further noun.

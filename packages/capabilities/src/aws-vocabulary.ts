@@ -43,7 +43,6 @@ export const DATA_READ_VERBS = new Set([
   "Decrypt",
   "Unmask",
   "Reveal",
-  "Verify",
   "Simulate",
   "Filter",
   "Unload",
@@ -124,6 +123,34 @@ export const DATA_NOUNS = new Set([
   "Rows",
 ]);
 
+/** Words that may follow a data noun and keep it data (`GetObjectVersionForReplication`). */
+export const DATA_TRAILERS = new Set([
+  "Version",
+  "Versions",
+  "Torrent",
+  "For",
+  "Replication",
+  "Content",
+  "Contents",
+  "Data",
+  "Body",
+  "Batch",
+  "Part",
+  "Parts",
+  "Value",
+  "Values",
+  "Annotation",
+  "Annotations",
+]);
+
+/** Data nouns particular to a service category (iam-data's categories). */
+export const CATEGORY_DATA_NOUNS: Readonly<Record<string, ReadonlySet<string>>> = {
+  // Container images and their layers are what a registry stores.
+  containers: new Set(["Image", "Images", "Layer", "Manifest"]),
+  // Source repositories hold commits, branches and review comments.
+  "developer-tools": new Set(["Commit", "Commits", "Comment", "Comments", "Branch", "Branches"]),
+};
+
 /** Nouns that are data only as the last word (`GetFile`, but not `CreateFileSystem`). */
 export const DATA_HEAD_NOUNS = new Set([
   "File",
@@ -144,9 +171,6 @@ export const DATA_HEAD_NOUNS = new Set([
   "Chunks",
   "Parameter",
   "Parameters",
-  "Statement",
-  "Sql",
-  "Transaction",
   "Layer",
   "Material",
   "Upload",
@@ -189,37 +213,53 @@ export const CONFIG_WORDS = new Set([
 ]);
 
 /**
- * Data stores whose deletion destroys the data they hold (`DeleteTable`, `DeleteDBInstance`). A
- * backup or snapshot is itself a copy of data, so deleting one is delete-data alone.
+ * Live data stores whose deletion destroys what they hold (`DeleteVolume`, `DeleteQueue`). Stores
+ * that must be emptied first (S3 buckets, Glacier and Backup vaults) are not listed.
  */
 export const DATA_STORE_NOUNS = new Set([
-  "Table",
-  "Tables",
-  "Database",
-  "Databases",
-  "DB",
-  "Cluster",
-  "Clusters",
   "Volume",
   "Volumes",
   "Queue",
   "Stream",
   "Repository",
+  "Ledger",
+  "Database",
+  "Databases",
+  "Keyspace",
+]);
+
+/** Nouns that are data stores only in storage, database and analytics services (not `DeleteRouteTable`). */
+export const STORE_CATEGORY_NOUNS = new Set([
+  "Table",
+  "Tables",
+  "Cluster",
+  "Clusters",
   "Index",
   "Replica",
-  "Ledger",
-  "Vault",
-  "Keyspace",
   "Collection",
   "Dataset",
   "Datastore",
   "Graph",
   "Store",
   "Warehouse",
-  "Lake",
   "Domain",
-  "Workgroup",
   "Namespace",
+]);
+
+export const STORE_CATEGORIES = new Set(["storage", "databases", "analytics"]);
+
+/** Words that make a phrase describe configuration even when it ends in a data word (`GetLaunchTemplateData`). */
+export const CONFIG_CONTEXT = new Set([
+  "Template",
+  "Templates",
+  "Scope",
+  "Rule",
+  "Rules",
+  "Policy",
+  "Policies",
+  "Configuration",
+  "Schema",
+  "Default",
 ]);
 
 /** Copies of data: deleting one destroys data without reconfiguring a live resource. */
