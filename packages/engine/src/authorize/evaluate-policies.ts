@@ -3,17 +3,11 @@ import { describeStatement, type Policy } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { MatchedStatement } from "./authorization-result.ts";
 import type { Caller } from "./caller.ts";
+import type { LayerOutcome } from "./compose-decision.ts";
 import { statementAppliesTo } from "./evaluate-statement.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "./match-principal.ts";
 
-/** Allow formulas split by how the statement named the caller (only resource policies name one). */
-export interface PolicySetOutcome {
-  deny: Formula;
-  allow: Formula;
-  allowDirect: Formula;
-  allowRole: Formula;
-  allowAccount: Formula;
-}
+export type PolicySetOutcome = LayerOutcome<Formula>;
 
 export interface EvaluationInput {
   action: string;
