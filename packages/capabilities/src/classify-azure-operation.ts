@@ -26,13 +26,22 @@ function verbSegment(operation: string): string {
   return (parts.length >= 2 ? parts[parts.length - 2] : parts[0]) ?? "";
 }
 
-/** First word of a camelCase or lower-case segment, lower-cased (`listKeys` -> `list`). */
-function firstWord(segment: string): string {
+/** Lower-cased camelCase words of a segment (`loginAsAdmin` -> login, as, admin); `x:y` keeps y. */
+function segmentWords(segment: string): string[] {
   const clean = segment.replace(/^.*:/, "");
-  return (clean.match(/^[A-Za-z][a-z]*/)?.[0] ?? clean).toLowerCase();
+  return (clean.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [clean]).map((w) => w.toLowerCase());
 }
 
-const PERMISSION_WORDS = /permission|ownership|owner|acl|superuser|administrator|accesspolic/i;
+/** Changing ACLs, owners or permissions, or acting as a superuser, is administration. */
+function isPermissionChange(segment: string, words: readonly string[]): boolean {
+  const lower = segment.toLowerCase();
+  return (
+    /permission|ownership|superuser|administrator|accesspolic/.test(lower) ||
+    words.includes("acl") ||
+    words.includes("owner")
+  );
+}
+
 const CREDENTIAL_ACTIONS =
   /^(list|get|fetch|retrieve)[a-z]*(keys?|secrets?|credentials?|sas|connectionstrings?|password|token)s?$/i;
 const READ_WORDS = new Set([
@@ -46,19 +55,14 @@ const READ_WORDS = new Set([
   "unwrap",
   "verify",
   "receive",
-  "find",
-  "detect",
-  "analyze",
-  "identify",
-  "compare",
   "retrieve",
   "fetch",
   "export",
   "check",
   "validate",
   "view",
-  "readmetadata",
-  "readbyid",
+  "backup",
+  "release",
   "numsub",
   "numpat",
   "scriptexists",
@@ -79,6 +83,7 @@ const USE_WORDS = new Set([
   "execute",
   "act",
   "impersonate",
+  "impersonation",
   "debug",
   "remotedebugging",
   "interact",
@@ -91,32 +96,73 @@ const USE_WORDS = new Set([
   "psubscribe",
   "unsubscribe",
   "punsubscribe",
+  "user",
+]);
+/** Sending input to a hosted model or AI service uses it without reading stored data. */
+const INFERENCE_WORDS = new Set([
+  "completions",
+  "chat",
+  "embeddings",
+  "audio",
+  "realtime",
+  "inference",
+  "generate",
+  "generations",
+  "generateanswer",
+  "detect",
+  "detectliveness",
+  "detectlivenesswithverify",
+  "analyze",
+  "analyzebinary",
+  "classify",
+  "classifybinary",
+  "identify",
+  "findsimilars",
+  "multimodal",
+  "singlemodal",
+  "suggestions",
+  "translate",
+  "transcribe",
+  "rerank",
+  "semantic",
 ]);
 /** Deleting these removes a live store of data together with the resource. */
 const DATA_STORES =
   /^(storageaccounts|databaseaccounts|databases|servers|flexibleservers|managedinstances|containers|fileshares|shares|tables|queues|vaults|managedhsms|disks|registries|namespaces|eventhubs|topics|workspaces|accounts)$/i;
 const DATA_COPIES = /^(snapshots|backups|backupinstances|recoverypoints|restorepoints)$/i;
 
+function classifyDataAction(
+  type: AzureOperationType,
+  segment: string,
+  words: readonly string[],
+): AzureClassification {
+  const word = words[0] ?? "";
+  if (type === "action" && (isPermissionChange(segment, words) || word === "admin"))
+    return { capabilities: ["administer-resource"], rule: "data-permissions" };
+  if (words.includes("metadata")) return { capabilities: ["read-config"], rule: "data-metadata" };
+  if (type === "read") return { capabilities: ["read-data"], rule: "data-read" };
+  if (type === "write") return { capabilities: ["write-data"], rule: "data-write" };
+  if (type === "delete") return { capabilities: ["delete-data"], rule: "data-delete" };
+  if (DELETE_WORDS.has(word)) return { capabilities: ["delete-data"], rule: "data-action-delete" };
+  if (READ_WORDS.has(word)) return { capabilities: ["read-data"], rule: "data-action-read" };
+  const login = segment.toLowerCase().includes("login");
+  if (login || words.some((w) => INFERENCE_WORDS.has(w) || USE_WORDS.has(w)))
+    return { capabilities: ["use-resource"], rule: "data-action-use" };
+  if (word === "refreshkeys" || word === "regenerate")
+    return { capabilities: ["administer-resource"], rule: "data-action-keys" };
+  return { capabilities: ["write-data"], rule: "data-action-write" };
+}
+
 /** Ordered rules; see README "Azure rules". */
 export function classifyAzureOperation(input: AzureOperationInput): AzureClassification {
   const { operation, isDataAction } = input;
   const type = azureOperationType(operation);
   const segment = verbSegment(operation);
-  const word = firstWord(segment);
+  const words = segmentWords(segment);
+  const word = words[0] ?? "";
   const provider = operation.split("/")[0]?.toLowerCase();
 
-  if (isDataAction) {
-    if (PERMISSION_WORDS.test(segment) && type === "action")
-      return { capabilities: ["administer-resource"], rule: "data-permissions" };
-    if (type === "read") return { capabilities: ["read-data"], rule: "data-read" };
-    if (type === "write") return { capabilities: ["write-data"], rule: "data-write" };
-    if (type === "delete") return { capabilities: ["delete-data"], rule: "data-delete" };
-    if (DELETE_WORDS.has(word))
-      return { capabilities: ["delete-data"], rule: "data-action-delete" };
-    if (READ_WORDS.has(word)) return { capabilities: ["read-data"], rule: "data-action-read" };
-    if (USE_WORDS.has(word)) return { capabilities: ["use-resource"], rule: "data-action-use" };
-    return { capabilities: ["write-data"], rule: "data-action-write" };
-  }
+  if (isDataAction) return classifyDataAction(type, segment, words);
 
   if (provider === "microsoft.authorization") {
     return type === "read"
