@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { splitActionName } from "./action-words.ts";
+import type { AwsAccessLevel } from "./aws-access-level.ts";
+import { classifyAwsAction, classifyAwsActionByRules } from "./classify-aws-action.ts";
+
+// Synthetic actions of a made-up service pin what each rule generalises to.
+const classify = (name: string, accessLevel: AwsAccessLevel, category?: string) =>
+  classifyAwsActionByRules({ prefix: "example", name, accessLevel, category });
+
+describe("splitActionName", () => {
+  it("separates modifiers, verb and noun, keeping acronyms whole", () => {
+    expect(splitActionName("BatchGetItem")).toEqual({
+      verb: "Get",
+      noun: ["Item"],
+      modifiers: ["Batch"],
+    });
+    expect(splitActionName("DescribeDBInstances").noun).toEqual(["DB", "Instances"]);
+    expect(splitActionName("PartiQLSelect")).toMatchObject({
+      verb: "Select",
+      modifiers: ["PartiQL"],
+    });
+    expect(splitActionName("connect")).toMatchObject({ verb: "Connect", noun: [] });
+  });
+});
+
+describe("AWS classification rules", () => {
+  it.each([
+    ["GetWidget", "Read", undefined, ["read-config"], "read-config"],
+    ["GetObjectVersion", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["GetObjectAcl", "Read", undefined, ["read-config"], "read-config"],
+    ["DescribeParameters", "List", undefined, ["read-config"], "read-config"],
+    ["PutRecord", "Write", undefined, ["write-data"], "write-content"],
+    ["DeleteMessage", "Write", undefined, ["delete-data"], "delete-content"],
+    ["DeleteBackup", "Write", undefined, ["delete-data"], "delete-data-copy"],
+    [
+      "DeleteTable",
+      "Write",
+      "databases",
+      ["administer-resource", "delete-data"],
+      "delete-data-store",
+    ],
+    [
+      "DeleteRouteTable",
+      "Write",
+      "networking-and-content-delivery",
+      ["administer-resource"],
+      "write-control-plane",
+    ],
+    [
+      "CreateSnapshot",
+      "Write",
+      undefined,
+      ["administer-resource", "write-data"],
+      "create-snapshot",
+    ],
+    ["TagResource", "Tagging", undefined, ["administer-resource"], "tagging-resource"],
+    ["PutObjectTagging", "Tagging", undefined, ["write-data"], "tagging-data"],
+    [
+      "PutWidgetPolicy",
+      "Permissions management",
+      undefined,
+      ["administer-resource"],
+      "permissions-management",
+    ],
+    ["GetWidgetPolicy", "Permissions management", undefined, ["read-config"], "permissions-read"],
+    ["AssumeWidgetRole", "Write", undefined, ["use-resource"], "use-resource"],
+    ["InvokeWidget", "Write", undefined, ["use-resource"], "use-resource"],
+    ["Decrypt", "Write", undefined, ["read-data"], "crypto-read"],
+    ["GenerateDataKey", "Write", undefined, ["write-data"], "crypto-write"],
+    ["ExecuteStatement", "Write", undefined, ["write-data"], "execute-statement"],
+    ["GetSessionToken", "Write", undefined, ["read-data"], "issue-credentials"],
+    ["PassWidget", "Write", undefined, ["administer-resource"], "pass-to-service"],
+    ["UpdateWidget", "Write", undefined, ["administer-resource"], "write-control-plane"],
+    ["PurgeQueue", "Write", undefined, ["delete-data"], "purge"],
+  ] as const)("%s (%s, %s) -> %j by %s", (name, level, category, caps, rule) => {
+    const result = classify(name, level, category);
+    expect(result.capabilities).toEqual(caps);
+    expect(result.rule).toBe(rule);
+  });
+
+  it("lets the override table win and says why", () => {
+    const input = { prefix: "s3", name: "ListBucket", accessLevel: "List" as const };
+    expect(classifyAwsActionByRules(input).capabilities).toEqual(["read-config"]);
+    const result = classifyAwsAction(input);
+    expect(result).toMatchObject({ capabilities: ["read-data"], rule: "override" });
+    expect(result.reason).toMatch(/object keys/);
+  });
+});
