@@ -134,6 +134,27 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     capabilities: ["read-data"],
     reason: "S3 Access Grants vends credentials to the granted objects",
   },
+  // SimpleDB stores items as attributes, so the attribute verbs are its data plane.
+  "sdb:BatchDeleteAttributes": {
+    capabilities: ["delete-data"],
+    reason: "deletes items' attributes: SimpleDB's data",
+  },
+  "sdb:BatchPutAttributes": {
+    capabilities: ["write-data"],
+    reason: "writes items' attributes: SimpleDB's data",
+  },
+  "sdb:DeleteAttributes": {
+    capabilities: ["delete-data"],
+    reason: "deletes an item's attributes: SimpleDB's data",
+  },
+  "sdb:GetAttributes": {
+    capabilities: ["read-data"],
+    reason: "reads an item's attributes: SimpleDB's data",
+  },
+  "sdb:PutAttributes": {
+    capabilities: ["write-data"],
+    reason: "writes an item's attributes: SimpleDB's data",
+  },
   // SQS, SSM
   "sqs:ChangeMessageVisibility": {
     capabilities: ["write-data"],

@@ -121,6 +121,8 @@ export const DATA_NOUNS = new Set([
   "Blobs",
   "Row",
   "Rows",
+  "Vector",
+  "Vectors",
 ]);
 
 /** Words that may follow a data noun and keep it data (`GetObjectVersionForReplication`). */
@@ -173,6 +175,7 @@ export const DATA_HEAD_NOUNS = new Set([
   "Parameters",
   "Layer",
   "Material",
+  "Email",
   "Upload",
 ]);
 
