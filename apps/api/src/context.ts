@@ -1,5 +1,6 @@
 import type { Database } from "@sightline/db";
 import type { Caller } from "@sightline/domain";
+import type { CallerCache } from "./caller-cache.ts";
 import type { Logger } from "./logger.ts";
 
 /** Everything the app needs from outside; built once at start-up (or by a test). */
@@ -10,6 +11,8 @@ export interface AppDeps {
   /** SHA-256 hex of SIGHTLINE_ADMIN_KEY. */
   adminKeyHash: string;
   logger: Logger;
+  /** Recently authenticated keys; see CallerCache. */
+  callerCache: CallerCache;
 }
 
 export type AppEnv = {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createDb, runMigrations, startEmbeddedPostgres } from "@sightline/db";
 import { createApp } from "./app.ts";
+import { CallerCache } from "./caller-cache.ts";
 import { parseConfig } from "./config.ts";
 import { hashKey } from "./keys.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -48,6 +49,7 @@ async function main() {
     pingDatabase: database.ping,
     adminKeyHash: hashKey(adminKey),
     logger,
+    callerCache: new CallerCache(),
   });
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) =>
     logger.info("listening", {

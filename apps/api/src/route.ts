@@ -104,23 +104,22 @@ export function registerRoute(app: Hono<AppEnv>, deps: AppDeps, route: RouteDef)
   if (route.body) {
     chain.push(jsonBody());
     chain.push(
-      zValidator("json", route.body, (result, c) => {
-        if (!result.success)
-          throw invalidInput("request body", toValidationIssues(result.error.issues));
+      zValidator("json", route.body, async (result, c) => {
         const params = c.req.param() as Record<string, string>;
-        const body = result.data as Record<string, unknown>;
-        const mismatches = (route.bodyMatchesPath ?? []).filter(
-          (name) => body[name] !== params[name],
-        );
-        if (mismatches.length > 0) {
-          throw invalidInput(
-            "request body",
-            mismatches.map((name) => ({
-              path: name,
-              message: `must equal the path parameter '${params[name]}'`,
-            })),
-          );
-        }
+        const raw: unknown = result.success ? result.data : await c.req.json();
+        const body = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+        const mismatches = (route.bodyMatchesPath ?? [])
+          .filter((name) => body[name] !== undefined && body[name] !== params[name])
+          .map((name) => ({
+            path: name,
+            message: `must equal the path parameter '${params[name]}'`,
+          }));
+        const issues = result.success ? [] : toValidationIssues(result.error.issues);
+        const all = [
+          ...mismatches,
+          ...issues.filter((i) => !mismatches.some((m) => m.path === i.path)),
+        ];
+        if (all.length > 0) throw invalidInput("request body", all);
       }),
     );
   }

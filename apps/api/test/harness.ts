@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { createDb } from "@sightline/db";
 import { afterAll, inject } from "vitest";
 import { createApp } from "../src/app.ts";
+import { CallerCache } from "../src/caller-cache.ts";
 import { hashKey } from "../src/keys.ts";
 import { silentLogger } from "../src/logger.ts";
 
@@ -16,6 +17,7 @@ export function createHarness() {
     pingDatabase: database.ping,
     adminKeyHash: hashKey(ADMIN_KEY),
     logger: silentLogger,
+    callerCache: new CallerCache(),
   });
 
   async function call(

@@ -10,11 +10,17 @@ const bearer = /^Bearer ([A-Za-z0-9_.~+/=-]{1,512})$/;
 async function resolveCaller(deps: AppDeps, key: string): Promise<Caller | undefined> {
   const digest = hashKey(key);
   if (digestsEqual(digest, deps.adminKeyHash)) return { kind: "operator" };
+  const cached = deps.callerCache.get(digest);
+  if (cached) return cached;
   const row = await findApiKeyByHash(deps.db, digest);
   if (!row || !digestsEqual(row.keyHash, digest)) return undefined;
-  if (row.partnerId) return { kind: "partner", partnerId: row.partnerId, keyId: row.id };
-  if (row.customerId) return { kind: "customer", customerId: row.customerId, keyId: row.id };
-  return undefined;
+  const caller: Caller | undefined = row.partnerId
+    ? { kind: "partner", partnerId: row.partnerId, keyId: row.id }
+    : row.customerId
+      ? { kind: "customer", customerId: row.customerId, keyId: row.id }
+      : undefined;
+  if (caller) deps.callerCache.set(digest, caller);
+  return caller;
 }
 
 /** `Authorization: Bearer <key>`: the operator key, or a stored partner or customer key. */

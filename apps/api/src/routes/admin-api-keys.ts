@@ -62,7 +62,9 @@ export const revokeApiKey = defineRoute({
     ...notFound,
   },
   handler: async ({ params, deps }) => {
-    if (!(await deleteApiKey(deps.db, params.id))) {
+    const deleted = await deleteApiKey(deps.db, params.id);
+    deps.callerCache.evictKey(params.id);
+    if (!deleted) {
       throw new AppError("NOT_FOUND", `API key ${params.id} does not exist`);
     }
     return { status: 200, body: { id: params.id } };

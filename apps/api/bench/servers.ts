@@ -1,0 +1,88 @@
+/**
+ * Child process of the benchmark: serves the real app and a bare Hono handler side by side, so
+ * that the load generator (the parent) does not share an event loop with either.
+ */
+import { serve } from "@hono/node-server";
+import {
+  createDb,
+  insertApiKey,
+  upsertMonitoredAccount,
+  upsertPartner,
+  upsertPartnerCustomer,
+} from "@sightline/db";
+import { Hono } from "hono";
+import { createApp } from "../src/app.ts";
+import { CallerCache } from "../src/caller-cache.ts";
+import { generateApiKey, hashKey } from "../src/keys.ts";
+import { silentLogger } from "../src/logger.ts";
+
+const url = process.env.BENCH_DATABASE_URL;
+if (!url) throw new Error("BENCH_DATABASE_URL is required");
+const database = createDb(url);
+const partnerId = "P700001";
+const partnerCustomerId = "bench-tenant";
+await upsertPartner(database.db, { partnerId, configs: { oemIntegrationEnabled: true } });
+await upsertPartnerCustomer(database.db, {
+  partnerId,
+  partnerCustomerId,
+  subscriptionPlanName: "Enterprise",
+  deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+});
+for (let i = 0; i < 1000; i++) {
+  const accountId = String(100_000_000_000 + i);
+  await upsertMonitoredAccount(database.db, {
+    partnerId,
+    partnerCustomerId,
+    accountId,
+    provider: "aws",
+    auditorAuthMethod: "config",
+    auditorAuthConfig: {
+      roleArn: `arn:aws:iam::${accountId}:role/Auditor`,
+      externalId: "bench-external-id",
+    },
+  });
+}
+const { id, key } = generateApiKey();
+await insertApiKey(database.db, { id, keyHash: hashKey(key), partnerId });
+
+const app = createApp({
+  db: database.db,
+  pingDatabase: database.ping,
+  adminKeyHash: hashKey("unused-operator-key-for-the-benchmark-0000"),
+  logger: silentLogger,
+  callerCache: new CallerCache(),
+});
+
+// The bare handlers answer the same bodies from memory: no auth, no validation, no database.
+const partnerBody = await (
+  await app.request(`/partner/${partnerId}`, { headers: { authorization: `Bearer ${key}` } })
+).json();
+const listBody = (await (
+  await app.request(`/partner/${partnerId}/customer/${partnerCustomerId}/account`, {
+    headers: { authorization: `Bearer ${key}` },
+  })
+).json()) as unknown[];
+const bare = new Hono();
+bare.get("/partner/:partnerId", (c) => c.json(partnerBody));
+bare.get("/partner/:partnerId/customer/:partnerCustomerId/account", (c) => c.json(listBody));
+
+const ports: number[] = [];
+await Promise.all(
+  [app, bare].map(
+    (server) =>
+      new Promise<void>((resolve) => {
+        serve({ fetch: server.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
+          ports.push(info.port);
+          resolve();
+        });
+      }),
+  ),
+);
+process.send?.({
+  appPort: ports[0],
+  barePort: ports[1],
+  key,
+  partnerId,
+  partnerCustomerId,
+  accounts: listBody.length,
+});

@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { routes } from "../src/routes/index.ts";
+import { awsAccount, createHarness } from "./harness.ts";
+
+const h = createHarness();
+
+/** The partner whose data others try to reach, and one account under it. */
+let victim: { partnerId: string; key: string; partnerCustomerId: string; customerId: string };
+let intruder: { partnerId: string; key: string };
+let customerKey: string;
+
+beforeAll(async () => {
+  victim = await h.newPartnerCustomer(await h.newPartner(), "victim-tenant");
+  const put = await h.call(
+    "PUT",
+    `/partner/${victim.partnerId}/customer/victim-tenant/account/123456789012`,
+    {
+      key: victim.key,
+      body: awsAccount("123456789012", victim.partnerId, "victim-tenant"),
+    },
+  );
+  expect(put.status).toBe(200);
+  intruder = await h.newPartner();
+  const customerId = `C${Math.floor(10000 + Math.random() * 89999)}`;
+  expect((await h.admin("PUT", `/admin/customers/${customerId}`, { customerId })).status).toBe(200);
+  customerKey = (await h.admin("POST", "/admin/api-keys", { customerId })).json.key as string;
+});
+
+const values = () => ({
+  partnerId: victim.partnerId,
+  partnerCustomerId: "victim-tenant",
+  accountId: "123456789012",
+  customerId: "C12345",
+  id: "key_AAAAAAAAAAAAAAAA",
+});
+const fill = (path: string) =>
+  path.replace(/\{(\w+)\}/g, (_, name: keyof ReturnType<typeof values>) => values()[name]);
+
+/** A valid body for each route that takes one, so that only the caller's identity is wrong. */
+function sampleBody(operationId: string): unknown {
+  const v = values();
+  switch (operationId) {
+    case "putPartner":
+      return { partnerId: v.partnerId };
+    case "putPartnerCustomer":
+      return {
+        ...v,
+        subscriptionPlanName: "Starter",
+        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+        accountId: undefined,
+        customerId: undefined,
+        id: undefined,
+      };
+    case "putMonitoredAccount":
+      return awsAccount(v.accountId, v.partnerId, v.partnerCustomerId);
+    case "createApiKey":
+      return { partnerId: v.partnerId };
+    case "putDirectCustomer":
+      return { customerId: v.customerId };
+    default:
+      return {};
+  }
+}
+
+async function victimState() {
+  const partner = await h.admin("GET", `/partner/${victim.partnerId}`);
+  const accounts = await h.admin(
+    "GET",
+    `/partner/${victim.partnerId}/customer/victim-tenant/account`,
+  );
+  return { partner: partner.json, accounts: accounts.json };
+}
+
+const protectedRoutes = routes.filter((r) => r.access.kind !== "public");
+
+describe.each(protectedRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))(
+  "%s",
+  (_name, route) => {
+    const request = (key?: string, body?: unknown) =>
+      h.call(route.method.toUpperCase(), fill(route.path), {
+        key,
+        body: route.body ? (body ?? sampleBody(route.operationId)) : undefined,
+      });
+
+    it("answers 401 without a key and with an unknown key", async () => {
+      for (const key of [undefined, "sl_not-a-real-key", "x".repeat(600)]) {
+        const res = await request(key);
+        expect(res.status).toBe(401);
+        expect(typeof res.json.message).toBe("string");
+        expect(res.headers.get("x-request-id")).toBeTruthy();
+      }
+    });
+
+    it("answers 403 to another partner's key and to a customer key, and changes nothing", async () => {
+      if (route.access.kind === "authenticated") return;
+      const before = await victimState();
+      for (const key of [intruder.key, customerKey]) {
+        for (const body of [undefined, { junk: true }]) {
+          const res = await request(key, body);
+          expect(res.status).toBe(403);
+          expect(res.json.message).toMatch(/^Caller is not authorized to /);
+          if (route.access.kind === "scoped") expect(res.json.message).toContain(victim.partnerId);
+          if (route.path.includes("{partnerCustomerId}"))
+            expect(res.json.message).toContain("victim-tenant");
+        }
+      }
+      expect(await victimState()).toEqual(before);
+    });
+  },
+);
+
+describe("API keys", () => {
+  it("are shown once, work until revoked, and are stored only as hashes", async () => {
+    const partner = await h.newPartner();
+    expect(
+      (await h.call("GET", `/partner/${partner.partnerId}`, { key: partner.key })).status,
+    ).toBe(200);
+    const revoked = await h.admin("DELETE", `/admin/api-keys/${partner.keyId}`);
+    expect(revoked).toMatchObject({ status: 200, json: { id: partner.keyId } });
+    expect(
+      (await h.call("GET", `/partner/${partner.partnerId}`, { key: partner.key })).status,
+    ).toBe(401);
+    expect((await h.admin("DELETE", `/admin/api-keys/${partner.keyId}`)).status).toBe(404);
+  });
+
+  it("lets a customer key be issued only to a registered direct customer", async () => {
+    const res = await h.admin("POST", "/admin/api-keys", { customerId: "C999999" });
+    expect(res.status).toBe(404);
+    expect(res.json.message).toContain("C999999");
+    const bad = await h.admin("POST", "/admin/api-keys", { customerId: "C12" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.issues).toEqual([expect.objectContaining({ path: "customerId" })]);
+  });
+
+  it("lets the operator act under any partner", async () => {
+    const res = await h.admin("GET", `/partner/${victim.partnerId}/customer/victim-tenant/account`);
+    expect(res.status).toBe(200);
+    expect(res.json).toHaveLength(1);
+  });
+});

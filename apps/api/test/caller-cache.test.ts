@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { CallerCache } from "../src/caller-cache.ts";
+
+describe("CallerCache", () => {
+  const partner = { kind: "partner" as const, partnerId: "P123456", keyId: "key_a" };
+
+  it("forgets entries after the TTL", () => {
+    let now = 1_000;
+    const cache = new CallerCache(100, 10, () => now);
+    cache.set("h1", partner);
+    expect(cache.get("h1")).toEqual(partner);
+    now += 100;
+    expect(cache.get("h1")).toBeUndefined();
+  });
+
+  it("evicts a revoked key at once and bounds its size", () => {
+    const cache = new CallerCache(1_000, 2);
+    cache.set("h1", partner);
+    cache.set("h2", { ...partner, keyId: "key_b" });
+    cache.evictKey("key_a");
+    expect(cache.get("h1")).toBeUndefined();
+    cache.set("h3", { ...partner, keyId: "key_c" });
+    cache.set("h4", { ...partner, keyId: "key_d" });
+    expect(cache.get("h2")).toBeUndefined();
+    expect(cache.get("h4")).toMatchObject({ keyId: "key_d" });
+  });
+});
