@@ -1,3 +1,18 @@
+export { ActionIndex } from "./analyze/action-index.ts";
+export type {
+  AccountAnalysis,
+  AnalysisStats,
+  PrincipalAccessSummary,
+  PrincipalRow,
+  PrincipalType,
+  ResourceAccessSummary,
+  ResourcePrincipalType,
+  ResourceRow,
+  ResourceType,
+} from "./analyze/analysis-types.ts";
+export type { AnalyzeOptions } from "./analyze/analyze-account.ts";
+export { analyzeAccount } from "./analyze/analyze-account.ts";
+export type { AccessLevel } from "./analyze/decision-at.ts";
 export type { AuthorizationRequest, ContextValue } from "./authorize/authorization-request.ts";
 export type {
   AuthorizationResult,

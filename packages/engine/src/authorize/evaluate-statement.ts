@@ -28,6 +28,16 @@ export function statementAppliesTo(
   resolve: KeyResolver,
 ): Formula {
   if (!statementMatchesAction(statement, action)) return FALSE;
+  return statementAppliesToResource(policy, statement, resource, resolve);
+}
+
+/** Resource and Condition of a statement, without its Action (the analysis matches actions as sets). */
+export function statementAppliesToResource(
+  policy: Policy,
+  statement: Statement,
+  resource: string,
+  resolve: KeyResolver,
+): Formula {
   const where = {
     policyId: policy.id,
     policyType: policy.type,

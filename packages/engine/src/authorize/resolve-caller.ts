@@ -38,7 +38,11 @@ export function resolveCaller(
   return external(principal, accountId, partition, model);
 }
 
-function fromRecord(record: PrincipalRecord, sessionName: string | undefined): ResolvedCaller {
+/** The caller for a user or role of the model (a role: any session, unless the name is given). */
+export function fromRecord(
+  record: PrincipalRecord,
+  sessionName: string | undefined,
+): ResolvedCaller {
   const base = {
     arn: record.arn,
     accountId: record.accountId,

@@ -1,0 +1,196 @@
+import type { Caller } from "../authorize/caller.ts";
+import {
+  composeDecision,
+  type DecisionLayers,
+  type LayerOutcome,
+} from "../authorize/compose-decision.ts";
+import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
+import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
+import { matchStatementPrincipal, type PrincipalMatch } from "../authorize/match-principal.ts";
+import { organizationScope } from "../authorize/organization-scope.ts";
+import { createKeyResolver } from "../authorize/request-context.ts";
+import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { Algebra } from "../logic/algebra.ts";
+import type { Policy } from "../policy/policy-types.ts";
+import type { KeyResolver } from "../policy/policy-variables.ts";
+import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
+import type { ActionIndex, PrefixWindow } from "./action-index.ts";
+import { PolicyIds } from "./policy-traits.ts";
+import { createTriSetAlgebra, TRI_FALSE, TRI_TRUE, type TriSet } from "./tri-set.ts";
+
+const EMPTY_LAYER: LayerOutcome<TriSet> = {
+  deny: TRI_FALSE,
+  allow: TRI_FALSE,
+  allowDirect: TRI_FALSE,
+  allowRole: TRI_FALSE,
+  allowAccount: TRI_FALSE,
+};
+const LAYER_CACHE_LIMIT = 400_000;
+
+interface LayerRequest {
+  resource: string;
+  window: PrefixWindow;
+  resolve: KeyResolver;
+  /** What derivable keys depend on for principal-independent policies. */
+  resolverClass: string;
+  caller: Caller;
+  alg: Algebra<TriSet>;
+}
+
+/**
+ * The decision of `authorize` for every action of a window at once: the same rules
+ * (`composeDecision`) on action sets instead of formulas. Each policy's outcome on a
+ * resource is computed once and shared by every principal it applies to the same way.
+ */
+export class AccessEvaluator {
+  readonly ids = new PolicyIds();
+  private readonly layerCache = new Map<string, LayerOutcome<TriSet>>();
+  private readonly algebras = new Map<number, Algebra<TriSet>>();
+  layersComputed = 0;
+
+  constructor(
+    readonly model: AccountModel,
+    readonly index: ActionIndex,
+  ) {}
+
+  evaluatePrincipal(record: PrincipalRecord, resource: string, window: PrefixWindow): TriSet {
+    return this.evaluate(fromRecord(record, undefined).caller, record, resource, window);
+  }
+
+  /** `assumeIdentityAllows`: for principals outside the snapshots, take their own account's IAM as allowing. */
+  evaluate(
+    caller: Caller,
+    record: PrincipalRecord | undefined,
+    resource: string,
+    window: PrefixWindow,
+    assumeIdentityAllows = false,
+  ): TriSet {
+    const alg = this.algebraFor(window.lastWord - window.firstWord);
+    const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
+    const scope = organizationScope(this.model, caller, record, info.accountId);
+    const resolve = createKeyResolver(
+      this.model,
+      { principal: caller.arn, action: "", resource },
+      caller,
+      record,
+      info.accountId,
+    );
+    const req: LayerRequest = {
+      resource,
+      window,
+      resolve,
+      resolverClass: `${caller.accountId}|${caller.kind}|${info.accountId ?? ""}`,
+      caller,
+      alg,
+    };
+    const scp = (scope.scpLevels ?? []).map((level) => this.layer(level, req, false));
+    const rcp = (scope.rcpLevels ?? []).map((level) => this.layer(level, req, false));
+    const identity = record ? this.layer(record.identityPolicies, req, false) : EMPTY_LAYER;
+    const boundary = record?.permissionsBoundary
+      ? this.layer([record.permissionsBoundary], req, false)
+      : undefined;
+    const resourceLayer = info.record ? this.layer([info.record.policy], req, true) : EMPTY_LAYER;
+    let identityAllow = identity.allow;
+    if (caller.kind === "root" || (caller.kind === "external" && assumeIdentityAllows))
+      identityAllow = TRI_TRUE;
+    else if (caller.kind === "external") identityAllow = { sure: 0, maybe: 1 };
+    const layers: DecisionLayers<TriSet> = {
+      scpDeny: alg.or(...scp.map((l) => l.deny)),
+      scpAllow: scp.map((l) => l.allow),
+      rcpDeny: alg.or(...rcp.map((l) => l.deny)),
+      rcpAllow: rcp.map((l) => l.allow),
+      identityDeny: identity.deny,
+      identityAllow,
+      ...(boundary && { boundary }),
+      resource: resourceLayer,
+      callerIsIam: scope.callerIsIam,
+      sameAccount: scope.sameAccount,
+      mustAllow: info.mustAllow,
+      assumeDefaultKeyPolicy: info.missingKeyPolicy,
+    };
+    return composeDecision(alg, layers).final;
+  }
+
+  private algebraFor(width: number): Algebra<TriSet> {
+    let alg = this.algebras.get(width);
+    if (!alg) {
+      alg = createTriSetAlgebra(width);
+      this.algebras.set(width, alg);
+    }
+    return alg;
+  }
+
+  /** OR of the policies' outcomes, each cached per resource, window and principal class. */
+  private layer(
+    policies: readonly Policy[],
+    req: LayerRequest,
+    usePrincipal: boolean,
+  ): LayerOutcome<TriSet> {
+    const parts = policies.map((policy) => this.policyLayer(policy, req, usePrincipal));
+    if (parts.length === 0) return EMPTY_LAYER;
+    if (parts.length === 1) return parts[0] as LayerOutcome<TriSet>;
+    const { alg } = req;
+    return {
+      deny: alg.or(...parts.map((p) => p.deny)),
+      allow: alg.or(...parts.map((p) => p.allow)),
+      allowDirect: alg.or(...parts.map((p) => p.allowDirect)),
+      allowRole: alg.or(...parts.map((p) => p.allowRole)),
+      allowAccount: alg.or(...parts.map((p) => p.allowAccount)),
+    };
+  }
+
+  private policyLayer(
+    policy: Policy,
+    req: LayerRequest,
+    usePrincipal: boolean,
+  ): LayerOutcome<TriSet> {
+    const who: PrincipalMatch[] = policy.statements.map((s) =>
+      usePrincipal ? matchStatementPrincipal(s.principal, s.notPrincipal, req.caller) : "direct",
+    );
+    const dependent = this.ids.isDependent(policy.statements);
+    const key = `${this.ids.idOf(policy.statements)}|${req.window.prefix}|${dependent ? req.caller.arn : req.resolverClass}|${usePrincipal ? who.join(",") : ""}|${req.resource}`;
+    const cached = this.layerCache.get(key);
+    if (cached) return cached;
+    const outcome = this.computePolicyLayer(policy, req, who);
+    if (this.layerCache.size >= LAYER_CACHE_LIMIT) this.layerCache.clear();
+    this.layerCache.set(key, outcome);
+    return outcome;
+  }
+
+  private computePolicyLayer(
+    policy: Policy,
+    req: LayerRequest,
+    who: readonly PrincipalMatch[],
+  ): LayerOutcome<TriSet> {
+    this.layersComputed++;
+    const { firstWord, lastWord } = req.window;
+    const deny: TriSet[] = [];
+    const allow: Record<Exclude<PrincipalMatch, "none">, TriSet[]> = {
+      direct: [],
+      role: [],
+      account: [],
+    };
+    policy.statements.forEach((statement, i) => {
+      const match = who[i] ?? "none";
+      if (match === "none") return;
+      const actions = this.index.actionSet(statement).subarray(firstWord, lastWord);
+      if (actions.every((w) => w === 0)) return;
+      const applies = statementAppliesToResource(policy, statement, req.resource, req.resolve);
+      if (applies.kind === "false") return;
+      const leaf: TriSet = { sure: applies.kind === "true" ? actions : 0, maybe: actions };
+      if (statement.effect === "Deny") deny.push(leaf);
+      else allow[match].push(leaf);
+    });
+    const { alg } = req;
+    const allowDirect = alg.or(...allow.direct);
+    const allowRole = alg.or(...allow.role);
+    const allowAccount = alg.or(...allow.account);
+    return {
+      deny: alg.or(...deny),
+      allow: alg.or(allowDirect, allowRole, allowAccount),
+      allowDirect,
+      allowRole,
+      allowAccount,
+    };
+  }
+}

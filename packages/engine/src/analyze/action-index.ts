@@ -1,0 +1,130 @@
+import {
+  type AwsActionInfo,
+  CAPABILITIES,
+  type Capability,
+  listAwsActions,
+} from "@sightline/capabilities";
+import type { Statement } from "../policy/policy-types.ts";
+import { compileWildcard } from "../policy/wildcard.ts";
+import { setBit } from "./bits.ts";
+
+/** The actions of one service prefix: a contiguous index range and the words covering it. */
+export interface PrefixWindow {
+  prefix: string;
+  service: string;
+  start: number;
+  end: number;
+  firstWord: number;
+  lastWord: number;
+  /** Window-sized mask of this prefix's own actions (boundary words hold neighbours too). */
+  ownMask: Uint32Array;
+}
+
+/**
+ * The action catalogue as bit positions. Each distinct action pattern is expanded once
+ * and cached; statements get their action set once (NotAction as a complement).
+ */
+export class ActionIndex {
+  readonly actions: readonly AwsActionInfo[];
+  readonly words: number;
+  readonly windows: ReadonlyMap<string, PrefixWindow>;
+  readonly fullWindow: PrefixWindow;
+  private readonly patternCache = new Map<string, Uint32Array>();
+  private readonly statementCache = new WeakMap<Statement, Uint32Array>();
+  private readonly capabilityMasks = new Map<Capability, Uint32Array>();
+  private readonly byName = new Map<string, number>();
+  patternsExpanded = 0;
+
+  constructor(actions: readonly AwsActionInfo[] = listAwsActions()) {
+    this.actions = [...actions].sort((a, b) =>
+      a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0,
+    );
+    this.words = Math.ceil(this.actions.length / 32) || 1;
+    const windows = new Map<string, PrefixWindow>();
+    this.actions.forEach((info, i) => {
+      this.byName.set(info.action.toLowerCase(), i);
+      const w = windows.get(info.prefix);
+      if (w) w.end = i + 1;
+      else
+        windows.set(info.prefix, {
+          prefix: info.prefix,
+          service: info.service,
+          start: i,
+          end: i + 1,
+          firstWord: 0,
+          lastWord: 0,
+          ownMask: new Uint32Array(0),
+        });
+    });
+    for (const w of windows.values()) {
+      w.firstWord = w.start >>> 5;
+      w.lastWord = ((w.end - 1) >>> 5) + 1;
+      w.ownMask = new Uint32Array(w.lastWord - w.firstWord);
+      for (let i = w.start; i < w.end; i++) setBit(w.ownMask, i - w.firstWord * 32);
+    }
+    this.windows = windows;
+    const fullMask = new Uint32Array(this.words);
+    for (let i = 0; i < this.actions.length; i++) setBit(fullMask, i);
+    this.fullWindow = {
+      prefix: "*",
+      service: "*",
+      start: 0,
+      end: this.actions.length,
+      firstWord: 0,
+      lastWord: this.words,
+      ownMask: fullMask,
+    };
+    for (const cap of CAPABILITIES) this.capabilityMasks.set(cap, new Uint32Array(this.words));
+    this.actions.forEach((info, i) => {
+      for (const cap of info.capabilities) setBit(this.capabilityMasks.get(cap) as Uint32Array, i);
+    });
+  }
+
+  indexOf(action: string): number | undefined {
+    return this.byName.get(action.toLowerCase());
+  }
+
+  capabilityMask(cap: Capability): Uint32Array {
+    return this.capabilityMasks.get(cap) as Uint32Array;
+  }
+
+  /** Catalogue actions matching one Action pattern (case-insensitive wildcards). */
+  expandPattern(pattern: string): Uint32Array {
+    const key = pattern.toLowerCase();
+    const cached = this.patternCache.get(key);
+    if (cached) return cached;
+    this.patternsExpanded++;
+    const bits = new Uint32Array(this.words);
+    if (key === "*") bits.set(this.fullWindow.ownMask);
+    else {
+      const colon = key.indexOf(":");
+      const prefixPattern = colon < 0 ? key : key.slice(0, colon);
+      const prefixRe = compileWildcard(prefixPattern, true);
+      const actionRe = compileWildcard(key, true);
+      for (const w of this.windows.values()) {
+        if (!prefixRe.test(w.prefix)) continue;
+        for (let i = w.start; i < w.end; i++)
+          if (actionRe.test((this.actions[i] as AwsActionInfo).action)) setBit(bits, i);
+      }
+    }
+    this.patternCache.set(key, bits);
+    return bits;
+  }
+
+  /** The catalogue actions a statement's Action (or NotAction) covers. */
+  actionSet(statement: Statement): Uint32Array {
+    const cached = this.statementCache.get(statement);
+    if (cached) return cached;
+    const bits = new Uint32Array(this.words);
+    for (const pattern of statement.action ?? statement.notAction ?? []) {
+      const expanded = this.expandPattern(pattern);
+      for (let i = 0; i < this.words; i++) bits[i] = (bits[i] as number) | (expanded[i] as number);
+    }
+    if (statement.notAction) {
+      const full = this.fullWindow.ownMask;
+      for (let i = 0; i < this.words; i++) bits[i] = ~(bits[i] as number) & (full[i] as number);
+    }
+    this.statementCache.set(statement, bits);
+    return bits;
+  }
+}

@@ -1,0 +1,93 @@
+import type { Capability } from "@sightline/capabilities";
+import type { Issue } from "../issues.ts";
+import type { AccessLevel } from "./decision-at.ts";
+
+export type PrincipalType = "IAMUser" | "IAMRole";
+
+/** One row of the principals report. */
+export interface PrincipalRow {
+  principalArn: string;
+  principalName: string;
+  principalType: PrincipalType;
+  accountId: string;
+  /** administer-resource on IAM service-wide: `yes`, only under conditions, or `no`. */
+  iamAdmin: "yes" | "conditional" | "no";
+  groupArns: readonly string[];
+  permissionsBoundaryArn?: string;
+  tags: Readonly<Record<string, string>>;
+}
+
+export type ResourceType = "S3Bucket" | "KMSKey" | "IAMRole" | "Other";
+
+/** One row of the resources report: a resource that has a resource-based policy. */
+export interface ResourceRow {
+  resourceArn: string;
+  resourceType: ResourceType;
+  service: string;
+  accountId: string | undefined;
+  /** A statement allows `*` (possibly under conditions). */
+  allowsAnyPrincipal: boolean;
+}
+
+/** A capability a principal holds in one service, service-wide (`resourceArn` "") or on a resource pattern. */
+export interface PrincipalAccessSummary {
+  principalArn: string;
+  principalName: string;
+  principalType: PrincipalType;
+  service: string;
+  capability: Capability;
+  /** "" for service-wide (granted on `*`), else the resource ARN pattern of the grant. */
+  resourceArn: string;
+  conditional: boolean;
+  /** Service-wide rows: resource patterns where a Deny carves this capability out (maybe under conditions). */
+  exceptResources: readonly string[];
+}
+
+export type ResourcePrincipalType =
+  | "IAMUser"
+  | "IAMRole"
+  | "Account"
+  | "Anonymous"
+  | "Service"
+  | "Federated"
+  | "CanonicalUser"
+  | "ExternalPrincipal";
+
+/** Who holds a capability on a resource that has a resource-based policy. */
+export interface ResourceAccessSummary {
+  resourceArn: string;
+  resourceType: ResourceType;
+  service: string;
+  capability: Capability;
+  /** ARN, account ID, `*`, service or federated provider name. */
+  principal: string;
+  principalType: ResourcePrincipalType;
+  /** The principal belongs to the resource's account. */
+  inAccount: boolean;
+  conditional: boolean;
+}
+
+export interface AnalysisStats {
+  principals: number;
+  /** Distinct effective policy sets: principals sharing one are evaluated once. */
+  policySets: number;
+  resources: number;
+  actionPatternsExpanded: number;
+  policyLayersComputed: number;
+}
+
+export interface AccountAnalysis {
+  principals: readonly PrincipalRow[];
+  resources: readonly ResourceRow[];
+  /** Rows are produced as you iterate, from per-policy-set results; memory stays bounded. */
+  principalAccessSummaries(): Generator<PrincipalAccessSummary>;
+  /** Rows are computed as you iterate, resource by resource. */
+  resourceAccessSummaries(): Generator<ResourceAccessSummary>;
+  /**
+   * The access the summaries are built from, for one catalogue action: on `*` (service-wide)
+   * or on a resource ARN or pattern. Undefined for an unknown principal or action.
+   */
+  accessOf(principalArn: string, action: string, resource: string): AccessLevel | undefined;
+  issues: readonly Issue[];
+  stats: AnalysisStats;
+}

@@ -1,0 +1,167 @@
+import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
+import type { AccountSnapshot } from "../snapshot/account-snapshot.ts";
+import { createAccountModel } from "../snapshot/create-account-model.ts";
+import { AccessEvaluator } from "./access-evaluator.ts";
+import { ActionIndex } from "./action-index.ts";
+import type { AccountAnalysis, PrincipalAccessSummary, PrincipalRow } from "./analysis-types.ts";
+import { accessAt } from "./decision-at.ts";
+import { namedPrincipals } from "./external-principals.ts";
+import { groupPrincipals, policySetKey } from "./principal-groups.ts";
+import {
+  type CapabilityGrant,
+  type PolicySetSummary,
+  scopedGrants,
+  summarizePolicySet,
+} from "./summarize-policy-set.ts";
+import { describeResourceRow, summarizeResources } from "./summarize-resources.ts";
+
+export interface AnalyzeOptions {
+  /** Analyse only the principals and resources of these accounts (default: every account given). */
+  accounts?: readonly string[];
+  /** A prebuilt action index, to share the catalogue expansion between analyses. */
+  actionIndex?: ActionIndex;
+}
+
+let defaultIndex: ActionIndex | undefined;
+
+/** The catalogue index is pure data; build it once per process. */
+function sharedIndex(): ActionIndex {
+  defaultIndex ??= new ActionIndex();
+  return defaultIndex;
+}
+
+/**
+ * Whole-account analysis without enumerating principal × action × resource: principals
+ * that share an effective policy set are evaluated once, each over every catalogue
+ * action at once (bit sets), with each action pattern expanded once.
+ */
+export function analyzeAccount(
+  input: AccountModel | AccountSnapshot | readonly AccountSnapshot[],
+  options: AnalyzeOptions = {},
+): AccountAnalysis {
+  const model = isModel(input) ? input : createAccountModel(input);
+  const index = options.actionIndex ?? sharedIndex();
+  const evaluator = new AccessEvaluator(model, index);
+  const wanted = options.accounts ? new Set(options.accounts) : undefined;
+  const records = [...model.principals.values()].filter((p) => !wanted || wanted.has(p.accountId));
+  const groups = groupPrincipals(records, (r) => policySetKey(model, evaluator.ids, index, r));
+  const summaries = new Map<string, PolicySetSummary>();
+  const groupOf = new Map<string, string>();
+  for (const [key, members] of groups) {
+    summaries.set(key, summarizePolicySet(model, evaluator, index, members[0] as PrincipalRecord));
+    for (const m of members) groupOf.set(m.arn, key);
+  }
+  const summaryOf = (arn: string) => summaries.get(groupOf.get(arn) ?? "");
+  /** Resource-scoped grants re-evaluated for a member that a governing resource policy names (or may treat differently). */
+  const memberSpecificGrants = (
+    summary: PolicySetSummary,
+    member: PrincipalRecord,
+  ): CapabilityGrant[] | undefined => {
+    if (summary.rep === member || summary.governed.length === 0) return undefined;
+    const differs = summary.governed.some(({ policy }) => {
+      const named = namedPrincipals(policy);
+      return (
+        named.has(member.arn) ||
+        named.has(member.id) ||
+        evaluator.ids.isDependent(policy.statements)
+      );
+    });
+    if (!differs) return undefined;
+    return summary.governed.flatMap(({ literal, window }) =>
+      scopedGrants(
+        index,
+        evaluator.evaluatePrincipal(member, literal, window),
+        window,
+        literal,
+        summary.serviceWide,
+      ).map((g) => ({ ...g, window })),
+    );
+  };
+  const principals: PrincipalRow[] = records.map((r) => ({
+    principalArn: r.arn,
+    principalName: r.name,
+    principalType: r.kind === "user" ? "IAMUser" : "IAMRole",
+    accountId: r.accountId,
+    iamAdmin: summaryOf(r.arn)?.iamAdmin ?? "no",
+    groupArns: r.groupArns,
+    ...(r.permissionsBoundary && { permissionsBoundaryArn: r.permissionsBoundary.id }),
+    tags: r.tags,
+  }));
+  const resourceRecords = [...model.resourcePolicies.values()].filter(
+    (r) => !wanted || (r.accountId !== undefined && wanted.has(r.accountId)),
+  );
+  return {
+    principals,
+    resources: resourceRecords.map(describeResourceRow),
+    *principalAccessSummaries(): Generator<PrincipalAccessSummary> {
+      for (const r of records) {
+        const summary = summaryOf(r.arn);
+        const base = {
+          principalArn: r.arn,
+          principalName: r.name,
+          principalType: r.kind === "user" ? ("IAMUser" as const) : ("IAMRole" as const),
+        };
+        if (!summary) continue;
+        const own = memberSpecificGrants(summary, r);
+        for (const g of summary.grants) {
+          if (own && g.window) continue;
+          yield {
+            ...base,
+            service: g.service,
+            capability: g.capability,
+            resourceArn: g.resource,
+            conditional: g.conditional,
+            exceptResources: g.exceptResources,
+          };
+        }
+        for (const g of own ?? []) {
+          yield {
+            ...base,
+            service: g.service,
+            capability: g.capability,
+            resourceArn: g.resource,
+            conditional: g.conditional,
+            exceptResources: [],
+          };
+        }
+      }
+    },
+    resourceAccessSummaries: () =>
+      summarizeResources(model, evaluator, index, records, resourceRecords),
+    accessOf(principalArn, action, resource) {
+      const record = model.principals.get(principalArn);
+      const i = index.indexOf(action);
+      if (!record || i === undefined) return undefined;
+      const window =
+        resource === "*" ? index.fullWindow : index.windows.get(index.actions[i]?.prefix ?? "");
+      if (!window) return undefined;
+      const summary = summaryOf(principalArn);
+      const shared =
+        summary &&
+        (summary.rep === record || !summary.governed.some((g) => g.literal === resource));
+      const cached = shared ? summary.sets.get(`${window.prefix}|${resource}`) : undefined;
+      const set =
+        cached ??
+        evaluator.evaluate(fromRecord(record, undefined).caller, record, resource, window);
+      return accessAt(set, window, i);
+    },
+    issues: model.issues,
+    stats: {
+      principals: records.length,
+      policySets: groups.size,
+      resources: resourceRecords.length,
+      actionPatternsExpanded: index.patternsExpanded,
+      policyLayersComputed: evaluator.layersComputed,
+    },
+  };
+}
+
+function isModel(input: unknown): input is AccountModel {
+  return (
+    typeof input === "object" &&
+    input !== null &&
+    "principals" in input &&
+    (input as AccountModel).principals instanceof Map
+  );
+}

@@ -1,0 +1,52 @@
+import type { Statement } from "../policy/policy-types.ts";
+
+const PRINCIPAL_KEYS = [
+  "aws:username",
+  "aws:userid",
+  "aws:principalarn",
+  "aws:principaltag/",
+  "aws:sourceidentity",
+];
+
+/**
+ * Whether a policy's outcome can differ between principals of one account and kind:
+ * policy variables, or conditions on the principal's name, ID, ARN or tags. Such
+ * policies are evaluated per principal; all others are shared.
+ */
+export function dependsOnPrincipal(statements: readonly Statement[]): boolean {
+  for (const s of statements) {
+    for (const r of [...(s.resource ?? []), ...(s.notResource ?? [])])
+      if (r.includes("${")) return true;
+    for (const c of s.conditions) {
+      const key = c.key.toLowerCase();
+      if (PRINCIPAL_KEYS.some((k) => key.startsWith(k))) return true;
+      if (c.values.some((v) => v.includes("${"))) return true;
+    }
+  }
+  return false;
+}
+
+/** Small integer IDs for statement lists, so policy sets hash to short keys. */
+export class PolicyIds {
+  private readonly ids = new WeakMap<readonly Statement[], number>();
+  private readonly dependent = new WeakMap<readonly Statement[], boolean>();
+  private next = 1;
+
+  idOf(statements: readonly Statement[]): number {
+    let id = this.ids.get(statements);
+    if (id === undefined) {
+      id = this.next++;
+      this.ids.set(statements, id);
+    }
+    return id;
+  }
+
+  isDependent(statements: readonly Statement[]): boolean {
+    let d = this.dependent.get(statements);
+    if (d === undefined) {
+      d = dependsOnPrincipal(statements);
+      this.dependent.set(statements, d);
+    }
+    return d;
+  }
+}

@@ -1,0 +1,66 @@
+import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
+import type { ActionIndex, PrefixWindow } from "./action-index.ts";
+import type { PolicyIds } from "./policy-traits.ts";
+
+/**
+ * Hashes a principal's effective policy set: account (SCPs, RCPs, org), kind,
+ * service-linked flag, boundary and identity policies. With `window`, only identity
+ * policies that name an action of that window count. Policies that depend on the
+ * principal (variables, principal-tag conditions) make the key the principal's own.
+ */
+export function policySetKey(
+  model: AccountModel,
+  ids: PolicyIds,
+  index: ActionIndex,
+  record: PrincipalRecord,
+  window?: PrefixWindow,
+): string {
+  const account = model.accounts.get(record.accountId);
+  const orgPolicies = [
+    ...(account?.serviceControlPolicies.flat() ?? []),
+    ...(account?.resourceControlPolicies.flat() ?? []),
+  ];
+  let dependent = orgPolicies.some((p) => ids.isDependent(p.statements));
+  const identity: number[] = [];
+  for (const policy of record.identityPolicies) {
+    if (window && !touchesWindow(index, policy.statements, window)) continue;
+    identity.push(ids.idOf(policy.statements));
+    dependent ||= ids.isDependent(policy.statements);
+  }
+  const boundary = record.permissionsBoundary;
+  if (boundary) dependent ||= ids.isDependent(boundary.statements);
+  identity.sort((a, b) => a - b);
+  const boundaryId = boundary ? ids.idOf(boundary.statements) : 0;
+  const base = `${record.accountId}|${record.kind}|${record.serviceLinked ? 1 : 0}|${boundaryId}|${identity.join(",")}`;
+  return dependent ? `${base}|${record.arn}` : base;
+}
+
+function touchesWindow(
+  index: ActionIndex,
+  statements: PrincipalRecord["identityPolicies"][number]["statements"],
+  window: PrefixWindow,
+): boolean {
+  for (const s of statements) {
+    const bits = index.actionSet(s);
+    for (let w = window.firstWord; w < window.lastWord; w++) {
+      if (((bits[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0)
+        return true;
+    }
+  }
+  return false;
+}
+
+/** Groups principals by key, keeping first-seen order. */
+export function groupPrincipals(
+  records: readonly PrincipalRecord[],
+  keyOf: (r: PrincipalRecord) => string,
+): Map<string, PrincipalRecord[]> {
+  const groups = new Map<string, PrincipalRecord[]>();
+  for (const r of records) {
+    const key = keyOf(r);
+    const list = groups.get(key);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
+  }
+  return groups;
+}

@@ -1,0 +1,204 @@
+import type { Capability } from "@sightline/capabilities";
+import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
+import { createKeyResolver } from "../authorize/request-context.ts";
+import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { Policy, Statement } from "../policy/policy-types.ts";
+import { substituteVariables } from "../policy/policy-variables.ts";
+import { matchesWildcard } from "../policy/wildcard.ts";
+import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
+import type { AccessEvaluator } from "./access-evaluator.ts";
+import type { ActionIndex, PrefixWindow } from "./action-index.ts";
+import { capabilityLevels, namesCapability } from "./capability-levels.ts";
+import type { TriSet } from "./tri-set.ts";
+
+export interface CapabilityGrant {
+  /** Set on resource-scoped grants whose literal has a resource-based policy (may differ per principal). */
+  window?: PrefixWindow;
+  service: string;
+  capability: Capability;
+  /** "" for service-wide. */
+  resource: string;
+  conditional: boolean;
+  exceptResources: readonly string[];
+}
+
+/** What one effective policy set gives, computed once for all principals that share it. */
+export interface PolicySetSummary {
+  rep: PrincipalRecord;
+  grants: CapabilityGrant[];
+  /** Service-wide grants by `service|capability`. */
+  serviceWide: ReadonlyMap<string, CapabilityGrant>;
+  /** Resource-scoped literals governed by a resource-based policy: re-checked per principal when it names them. */
+  governed: { literal: string; window: PrefixWindow; policy: Policy }[];
+  iamAdmin: "yes" | "conditional" | "no";
+  /** Decision sets by `prefix|resource` ("*|*" for the full catalogue on `*`). */
+  sets: Map<string, TriSet>;
+}
+
+/**
+ * Service-wide access is the decision on the resource `*` for every catalogue action at
+ * once; resource-scoped access is the decision on each specific Resource pattern of an
+ * Allow, evaluated as that literal string (so a Deny on a covering pattern removes it).
+ */
+export function summarizePolicySet(
+  model: AccountModel,
+  evaluator: AccessEvaluator,
+  index: ActionIndex,
+  rep: PrincipalRecord,
+): PolicySetSummary {
+  const sets = new Map<string, TriSet>();
+  const star = evaluator.evaluatePrincipal(rep, "*", index.fullWindow);
+  sets.set("*|*", star);
+  const wide = new Map<string, CapabilityGrant>();
+  for (const window of index.windows.values()) {
+    for (const level of capabilityLevels(index, star, 0, window)) {
+      const key = `${window.service}|${level.capability}`;
+      const existing = wide.get(key);
+      if (!existing || (existing.conditional && !level.conditional)) {
+        wide.set(key, {
+          service: window.service,
+          capability: level.capability,
+          resource: "",
+          conditional: level.conditional,
+          exceptResources: [],
+        });
+      }
+    }
+  }
+  addCarveOuts(model, index, rep, wide);
+  const grants = [...wide.values()];
+  const scoped = new Map<string, CapabilityGrant>();
+  const governed: PolicySetSummary["governed"] = [];
+  for (const { statement, literal } of specificAllows(model, rep)) {
+    const actions = index.actionSet(statement);
+    for (const window of windowsOf(index, actions)) {
+      const setKey = `${window.prefix}|${literal}`;
+      if (sets.has(setKey)) continue;
+      const set = evaluator.evaluatePrincipal(rep, literal, window);
+      sets.set(setKey, set);
+      const policy = findResourcePolicy(model, `${window.prefix}:*`, literal).record?.policy;
+      if (policy) governed.push({ literal, window, policy });
+      for (const grant of scopedGrants(index, set, window, literal, wide)) {
+        const key = `${grant.service}|${grant.capability}|${literal}`;
+        const existing = scoped.get(key);
+        if (!existing || (existing.conditional && !grant.conditional))
+          scoped.set(key, policy ? { ...grant, window } : grant);
+      }
+    }
+  }
+  grants.push(...scoped.values());
+  const iam = wide.get(`${index.windows.get("iam")?.service ?? "IAM"}|administer-resource`);
+  return {
+    rep,
+    grants,
+    serviceWide: wide,
+    governed,
+    iamAdmin: iam ? (iam.conditional ? "conditional" : "yes") : "no",
+    sets,
+  };
+}
+
+/** Capabilities on a specific resource that service-wide access does not already give. */
+export function scopedGrants(
+  index: ActionIndex,
+  set: TriSet,
+  window: PrefixWindow,
+  literal: string,
+  wide: ReadonlyMap<string, CapabilityGrant>,
+): CapabilityGrant[] {
+  const out: CapabilityGrant[] = [];
+  for (const level of capabilityLevels(index, set, window.firstWord, window)) {
+    const broad = wide.get(`${window.service}|${level.capability}`);
+    if (broad && (!broad.conditional || level.conditional)) continue;
+    out.push({
+      service: window.service,
+      capability: level.capability,
+      resource: literal,
+      conditional: level.conditional,
+      exceptResources: [],
+    });
+  }
+  return out;
+}
+
+const windowCache = new WeakMap<Uint32Array, PrefixWindow[]>();
+
+/** Windows (service prefixes) in which an action set names at least one action. */
+export function windowsOf(index: ActionIndex, actions: Uint32Array): PrefixWindow[] {
+  const cached = windowCache.get(actions);
+  if (cached) return cached;
+  const out: PrefixWindow[] = [];
+  for (const window of index.windows.values()) {
+    for (let w = window.firstWord; w < window.lastWord; w++) {
+      if (((actions[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0) {
+        out.push(window);
+        break;
+      }
+    }
+  }
+  windowCache.set(actions, out);
+  return out;
+}
+
+/** Allow statements' specific Resource patterns, with the principal's variables filled in. */
+function* specificAllows(
+  model: AccountModel,
+  rep: PrincipalRecord,
+): Generator<{ statement: Statement; literal: string }> {
+  const { caller } = fromRecord(rep, undefined);
+  const resolve = createKeyResolver(
+    model,
+    { principal: rep.arn, action: "", resource: "*" },
+    caller,
+    rep,
+    undefined,
+  );
+  for (const policy of rep.identityPolicies) {
+    for (const statement of policy.statements) {
+      if (statement.effect !== "Allow" || !statement.resource) continue;
+      for (const pattern of statement.resource) {
+        let literal = pattern;
+        if (pattern.includes("${")) {
+          const sub = substituteVariables(pattern, resolve, true);
+          if (sub.state !== "resolved") continue;
+          literal = sub.literal;
+        }
+        if (matchesWildcard(literal, "*", false)) continue;
+        yield { statement, literal };
+      }
+    }
+  }
+}
+
+/** Deny statements on specific resources leave service-wide access standing but are listed as exceptions. */
+function addCarveOuts(
+  model: AccountModel,
+  index: ActionIndex,
+  rep: PrincipalRecord,
+  wide: Map<string, CapabilityGrant>,
+): void {
+  const account = model.accounts.get(rep.accountId);
+  const policies: Policy[] = [
+    ...rep.identityPolicies,
+    ...(rep.permissionsBoundary ? [rep.permissionsBoundary] : []),
+    ...(account?.serviceControlPolicies.flat() ?? []),
+  ];
+  for (const policy of policies) {
+    for (const statement of policy.statements) {
+      if (statement.effect !== "Deny" || !statement.resource) continue;
+      const specific = statement.resource.filter((r) => !matchesWildcard(r, "*", false));
+      if (specific.length === 0) continue;
+      const actions = index.actionSet(statement);
+      for (const window of windowsOf(index, actions)) {
+        for (const grant of wide.values()) {
+          if (
+            grant.service !== window.service ||
+            !namesCapability(index, actions, grant.capability, window)
+          )
+            continue;
+          grant.exceptResources = [...new Set([...grant.exceptResources, ...specific])];
+        }
+      }
+    }
+  }
+}

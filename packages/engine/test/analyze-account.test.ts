@@ -1,0 +1,211 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  type AccountSnapshot,
+  analyzeAccount,
+  authorize,
+  createAccountModel,
+  type PrincipalAccessSummary,
+} from "../src/index.ts";
+
+const A = "111111111111";
+const user = (name: string, policies: unknown[], extra: Record<string, unknown> = {}) => ({
+  UserName: name,
+  UserId: `AIDA${name.toUpperCase()}`,
+  Arn: `arn:aws:iam::${A}:user/${name}`,
+  UserPolicyList: policies.map((doc, i) => ({ PolicyName: `p${i}`, PolicyDocument: doc })),
+  ...extra,
+});
+const doc = (...Statement: unknown[]) => ({ Version: "2012-10-17", Statement });
+const allow = (Action: unknown, Resource: unknown = "*", extra = {}) => ({
+  Effect: "Allow",
+  Action,
+  Resource,
+  ...extra,
+});
+const deny = (Action: unknown, Resource: unknown = "*", extra = {}) => ({
+  Effect: "Deny",
+  Action,
+  Resource,
+  ...extra,
+});
+
+const snapshot: AccountSnapshot = {
+  authorizationDetails: {
+    UserDetailList: [
+      user("admin", [doc(allow("*"))]),
+      user("no-iam", [doc(allow("*"), deny("iam:*"))]),
+      user("carved", [doc(allow("s3:*"), deny("s3:GetObject", "arn:aws:s3:::secret/*"))]),
+      user("scoped", [doc(allow("s3:GetObject", "arn:aws:s3:::reports/*"))]),
+      user("mfa", [
+        doc(allow("ec2:*", "*", { Condition: { Bool: { "aws:MultiFactorAuthPresent": "true" } } })),
+      ]),
+      user("member", [], { GroupList: ["readers"] }),
+      user("bounded", [doc(allow("*"))], {
+        PermissionsBoundary: { PermissionsBoundaryArn: `arn:aws:iam::${A}:policy/S3Only` },
+      }),
+    ],
+    GroupDetailList: [
+      {
+        GroupName: "readers",
+        Arn: `arn:aws:iam::${A}:group/readers`,
+        GroupPolicyList: [{ PolicyName: "r", PolicyDocument: doc(allow("dynamodb:GetItem")) }],
+      },
+    ],
+    RoleDetailList: [
+      {
+        RoleName: "deploy",
+        Arn: `arn:aws:iam::${A}:role/deploy`,
+        AssumeRolePolicyDocument: doc({
+          Effect: "Allow",
+          Principal: { AWS: `arn:aws:iam::${A}:root` },
+          Action: "sts:AssumeRole",
+        }),
+      },
+    ],
+    Policies: [
+      {
+        PolicyName: "S3Only",
+        Arn: `arn:aws:iam::${A}:policy/S3Only`,
+        PolicyVersionList: [{ IsDefaultVersion: true, Document: doc(allow("s3:*")) }],
+      },
+    ],
+  },
+  resourcePolicies: {
+    "arn:aws:s3:::shared": doc(
+      {
+        Effect: "Allow",
+        Principal: { AWS: "999999999999" },
+        Action: "s3:GetObject",
+        Resource: "arn:aws:s3:::shared/*",
+      },
+      {
+        Effect: "Allow",
+        Principal: "*",
+        Action: "s3:ListBucket",
+        Resource: "arn:aws:s3:::shared",
+        Condition: { StringEquals: { "aws:PrincipalOrgID": "o-1" } },
+      },
+    ),
+  },
+};
+
+const analysis = analyzeAccount(snapshot);
+const rows = [...analysis.principalAccessSummaries()];
+const rowsOf = (name: string) => rows.filter((r) => r.principalName === name);
+const has = (
+  list: PrincipalAccessSummary[],
+  service: string,
+  capability: string,
+  resourceArn = "",
+) =>
+  list.find(
+    (r) => r.service === service && r.capability === capability && r.resourceArn === resourceArn,
+  );
+
+describe("analyzeAccount", () => {
+  it("flags IAM admins and lets a Deny on iam:* remove IAM capabilities", () => {
+    expect(analysis.principals.find((p) => p.principalName === "admin")?.iamAdmin).toBe("yes");
+    expect(analysis.principals.find((p) => p.principalName === "no-iam")?.iamAdmin).toBe("no");
+    expect(rowsOf("no-iam").some((r) => r.service === "IAM")).toBe(false);
+    expect(has(rowsOf("no-iam"), "S3", "read-data")).toBeDefined();
+  });
+
+  it("keeps service-wide access under a Deny on a specific resource, listing the exception", () => {
+    const read = has(rowsOf("carved"), "S3", "read-data");
+    expect(read?.exceptResources).toEqual(["arn:aws:s3:::secret/*"]);
+    expect(
+      analysis.accessOf(`arn:aws:iam::${A}:user/carved`, "s3:GetObject", "arn:aws:s3:::secret/*"),
+    ).toBe("denied");
+  });
+
+  it("reports resource-scoped grants with their pattern", () => {
+    expect(has(rowsOf("scoped"), "S3", "read-data")).toBeUndefined();
+    expect(has(rowsOf("scoped"), "S3", "read-data", "arn:aws:s3:::reports/*")?.conditional).toBe(
+      false,
+    );
+  });
+
+  it("marks access that depends on request conditions as conditional", () => {
+    expect(has(rowsOf("mfa"), "EC2", "administer-resource")?.conditional).toBe(true);
+  });
+
+  it("gives group members their group's access and honours boundaries", () => {
+    expect(has(rowsOf("member"), "DynamoDB", "read-data")).toBeDefined();
+    expect(rowsOf("bounded").every((r) => r.service === "S3")).toBe(true);
+  });
+
+  it("lists outside principals and in-account principals on resources with policies", () => {
+    const resourceRows = [...analysis.resourceAccessSummaries()];
+    const shared = resourceRows.filter((r) => r.resourceArn === "arn:aws:s3:::shared");
+    expect(
+      shared.find((r) => r.principal === "999999999999" && r.capability === "read-data")
+        ?.principalType,
+    ).toBe("Account");
+    expect(shared.find((r) => r.principal === "*")?.conditional).toBe(true);
+    expect(
+      shared.find((r) => r.principalType === "IAMUser" && r.principal.endsWith("/admin"))
+        ?.inAccount,
+    ).toBe(true);
+    const deploy = resourceRows.filter((r) => r.resourceArn.endsWith(":role/deploy"));
+    expect(deploy.map((r) => r.principal)).toContain(`arn:aws:iam::${A}:user/admin`);
+    expect(deploy.map((r) => r.principal)).not.toContain(`arn:aws:iam::${A}:user/scoped`);
+  });
+
+  it("shares work between principals with the same policies", () => {
+    const twins = analyzeAccount({
+      authorizationDetails: {
+        UserDetailList: [user("a", [], { GroupList: ["g"] }), user("b", [], { GroupList: ["g"] })],
+        GroupDetailList: [
+          {
+            GroupName: "g",
+            Arn: `arn:aws:iam::${A}:group/g`,
+            GroupPolicyList: [{ PolicyName: "x", PolicyDocument: doc(allow("s3:*")) }],
+          },
+        ],
+      },
+    });
+    expect(twins.stats.policySets).toBe(1);
+    expect(twins.stats.principals).toBe(2);
+  });
+
+  it("agrees with authorize on every principal for sampled actions (reference account)", () => {
+    const gaad = JSON.parse(
+      readFileSync(
+        new URL("../../../../shared/reference/gaad/cloudsplaining.example.json", import.meta.url),
+        "utf8",
+      ),
+    );
+    const model = createAccountModel({ authorizationDetails: gaad });
+    const reference = analyzeAccount(model);
+    const actions = [
+      "s3:GetObject",
+      "iam:PassRole",
+      "iam:CreateAccessKey",
+      "ec2:RunInstances",
+      "kms:Decrypt",
+      "sts:AssumeRole",
+      "lambda:InvokeFunction",
+      "ssm:GetParameter",
+    ];
+    let checked = 0;
+    for (const p of model.principals.values()) {
+      for (const action of actions) {
+        for (const resource of [
+          "*",
+          "arn:aws:s3:::aws-quick-setup-config-recording-200611803367-1clff",
+        ]) {
+          const decision = authorize(model, { principal: p.arn, action, resource }).decision;
+          const expected =
+            decision === "allowed" || decision === "conditional" ? decision : "denied";
+          expect(
+            reference.accessOf(p.arn, action, resource),
+            `${p.arn} ${action} ${resource}`,
+          ).toBe(expected);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+});
