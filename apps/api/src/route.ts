@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { type Caller, toValidationIssues } from "@sightline/domain";
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { AppError, invalidInput } from "./errors.ts";
@@ -22,11 +22,10 @@ export type Access =
       scope: (params: Record<string, string>) => { partnerId: string } | { customerId: string };
     };
 
-export interface RouteResult {
-  status: ContentfulStatusCode;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type RouteResult =
+  | { status: ContentfulStatusCode; body: unknown; headers?: Record<string, string> }
+  /** A body serialised beforehand (static documents), or none (304). */
+  | { status: StatusCode; json: string | null; headers?: Record<string, string> };
 
 export interface RouteDef<P extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   method: Method;
@@ -133,7 +132,12 @@ export function registerRoute(app: Hono<AppEnv>, deps: AppDeps, route: RouteDef)
       c,
     });
     for (const [name, value] of Object.entries(result.headers ?? {})) c.header(name, value);
-    if (result.body === undefined) return c.body(null, result.status);
+    if ("json" in result) {
+      if (result.json === null) return c.body(null, result.status);
+      return c.body(result.json, result.status as ContentfulStatusCode, {
+        "content-type": "application/json",
+      });
+    }
     return c.json(result.body as object, result.status);
   };
   // Hono's overloads cannot type a variable-length chain; the handlers are plain middleware.

@@ -1,4 +1,5 @@
 export * from "./api-key.ts";
+export * from "./capability-map.ts";
 export * from "./errors.ts";
 export * from "./identifiers.ts";
 export * from "./monitored-account.ts";

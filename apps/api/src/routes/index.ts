@@ -9,9 +9,21 @@ import {
 } from "./monitored-accounts.ts";
 import { getPartnerRoute, putPartner } from "./partner.ts";
 import { putPartnerCustomer } from "./partner-customer.ts";
+import {
+  awsCapabilities,
+  azureCapabilities,
+  defaultCapabilities,
+  denyIamAdminBoundary,
+  denyIamAdminIdentity,
+} from "./static-documents.ts";
 
 /** Every API route, in the order of the interface contract. */
 export const routes: readonly RouteDef[] = [
+  awsCapabilities,
+  azureCapabilities,
+  defaultCapabilities,
+  denyIamAdminBoundary,
+  denyIamAdminIdentity,
   putPartner,
   getPartnerRoute,
   putPartnerCustomer,
