@@ -43,6 +43,7 @@ try {
       name: `GET list (${ready.accounts} accounts)`,
       path: `/partner/${ready.partnerId}/customer/${ready.partnerCustomerId}/account`,
     },
+    { name: "GET /access-capabilities/aws", path: "/access-capabilities/aws" },
   ];
   console.log(`API benchmark: ${connections} connections, ${duration} s per measurement, loopback`);
   for (const { name, path } of cases) {

@@ -62,7 +62,13 @@ const listBody = (await (
     headers: { authorization: `Bearer ${key}` },
   })
 ).json()) as unknown[];
+const awsMapJson = await (
+  await app.request("/access-capabilities/aws", { headers: { authorization: `Bearer ${key}` } })
+).text();
 const bare = new Hono();
+bare.get("/access-capabilities/aws", (c) =>
+  c.body(awsMapJson, 200, { "content-type": "application/json" }),
+);
 bare.get("/partner/:partnerId", (c) => c.json(partnerBody));
 bare.get("/partner/:partnerId/customer/:partnerCustomerId/account", (c) => c.json(listBody));
 

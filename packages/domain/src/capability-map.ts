@@ -12,7 +12,10 @@ export const AccessCapability = z.enum([
 export type AccessCapability = z.infer<typeof AccessCapability>;
 
 /** Service name → capability → sorted permission names (endpoints 1 to 3). */
-export const CapabilityMap = z.record(z.string(), z.partialRecord(AccessCapability, z.array(z.string())));
+export const CapabilityMap = z.record(
+  z.string(),
+  z.partialRecord(AccessCapability, z.array(z.string())),
+);
 export type CapabilityMap = z.infer<typeof CapabilityMap>;
 
 const OneOrMany = z.union([z.string(), z.array(z.string())]);

@@ -1,0 +1,41 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AccountId, CustomerId, PartnerCustomerId, PartnerId } from "./identifiers.ts";
+
+describe("identifier patterns (section 2.1)", () => {
+  it("accept what the contract allows", () => {
+    expect(PartnerId.safeParse("P000123").success).toBe(true);
+    expect(CustomerId.safeParse("C12345").success).toBe(true);
+    expect(CustomerId.safeParse("C123456").success).toBe(true);
+    expect(PartnerCustomerId.safeParse("a.b_c-d").success).toBe(true);
+    expect(PartnerCustomerId.safeParse("x".repeat(64)).success).toBe(true);
+    expect(AccountId.safeParse("012345678901").success).toBe(true);
+    expect(AccountId.safeParse("0b1f6471-1bf0-4dda-aec3-111122223333").success).toBe(true);
+  });
+
+  it("reject near misses", () => {
+    for (const bad of ["P12345", "P1234567", "p123456", " P123456", "P123456\n"]) {
+      expect(PartnerId.safeParse(bad).success).toBe(false);
+    }
+    for (const bad of ["C1234", "C1234567", "c12345"])
+      expect(CustomerId.safeParse(bad).success).toBe(false);
+    for (const bad of ["abcde", "x".repeat(65), "has space", "slash/no", "ünïcode"]) {
+      expect(PartnerCustomerId.safeParse(bad).success).toBe(false);
+    }
+    for (const bad of ["12345678901", "1234567890123", "12345678901a"]) {
+      expect(AccountId.safeParse(bad).success).toBe(false);
+    }
+  });
+
+  it("accept a partner customer ID exactly when it is 6-64 of [A-Za-z0-9_.-]", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (value) => {
+        const expected =
+          value.length >= 6 &&
+          value.length <= 64 &&
+          [...value].every((ch) => /[A-Za-z0-9_.-]/.test(ch));
+        expect(PartnerCustomerId.safeParse(value).success).toBe(expected);
+      }),
+    );
+  });
+});
