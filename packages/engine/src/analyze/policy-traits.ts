@@ -26,16 +26,24 @@ export function dependsOnPrincipal(statements: readonly Statement[]): boolean {
   return false;
 }
 
-/** Small integer IDs for statement lists, so policy sets hash to short keys. */
+/**
+ * Small integer IDs for policy contents, so policy sets hash to short keys. Equal
+ * contents get one ID: identical inline policies of different principals are shared.
+ */
 export class PolicyIds {
   private readonly ids = new WeakMap<readonly Statement[], number>();
+  private readonly byContent = new Map<string, number>();
   private readonly dependent = new WeakMap<readonly Statement[], boolean>();
-  private next = 1;
 
   idOf(statements: readonly Statement[]): number {
     let id = this.ids.get(statements);
     if (id === undefined) {
-      id = this.next++;
+      const content = JSON.stringify(statements);
+      id = this.byContent.get(content);
+      if (id === undefined) {
+        id = this.byContent.size + 1;
+        this.byContent.set(content, id);
+      }
       this.ids.set(statements, id);
     }
     return id;

@@ -1,0 +1,143 @@
+import { listAwsActions } from "@sightline/capabilities";
+import type {
+  AccessLevel,
+  AccountAnalysis,
+  AccountModel,
+  PrincipalAccessSummary,
+  ResourceAccessSummary,
+} from "../src/index.ts";
+import { authorize } from "../src/index.ts";
+import { Random } from "./random.ts";
+
+export interface AgreementOptions {
+  /** Principals checked on every catalogue action on `*` (and their service-wide rows). */
+  fullPrincipals: number;
+  /** Extra random (principal, action) requests on `*`. */
+  randomRequests: number;
+  /** (principal, resource) pairs checked on every action of the resource's service. */
+  resourcePairs: number;
+  seed?: number;
+}
+
+export interface AgreementReport {
+  checked: number;
+  mismatches: string[];
+  authorizeCalls: number;
+  authorizeMs: number;
+}
+
+const level = (d: string): AccessLevel => (d === "allowed" || d === "conditional" ? d : "denied");
+
+/**
+ * Compares the analysis with plain `authorize` calls on sampled requests: per-action
+ * decisions on `*`, service-wide capability rows, and resource access rows.
+ */
+export function checkAgreement(
+  model: AccountModel,
+  analysis: AccountAnalysis,
+  principalRows: ReadonlyMap<string, PrincipalAccessSummary[]>,
+  resourceRows: ReadonlyMap<string, ResourceAccessSummary[]>,
+  sampled: ReturnType<typeof sampleRequests>,
+): AgreementReport {
+  const actions = listAwsActions();
+  const report: AgreementReport = { checked: 0, mismatches: [], authorizeCalls: 0, authorizeMs: 0 };
+  const decide = (principal: string, action: string, resource: string): AccessLevel => {
+    const t = performance.now();
+    const d = authorize(model, { principal, action, resource }).decision;
+    report.authorizeMs += performance.now() - t;
+    report.authorizeCalls++;
+    return level(d);
+  };
+  const mismatch = (text: string) => {
+    if (report.mismatches.length < 20) report.mismatches.push(text);
+    else report.mismatches.length++;
+  };
+  for (const principal of sampled.principals) {
+    const expected = new Map<string, boolean>();
+    for (const info of actions) {
+      const want = decide(principal, info.action, "*");
+      const got = analysis.accessOf(principal, info.action, "*");
+      report.checked++;
+      if (want !== got)
+        mismatch(`${principal} ${info.action} *: authorize ${want}, analysis ${got}`);
+      if (want === "denied") continue;
+      for (const cap of info.capabilities) {
+        const key = `${info.service}|${cap}`;
+        expected.set(key, (expected.get(key) ?? true) && want === "conditional");
+      }
+    }
+    const rows = (principalRows.get(principal) ?? []).filter((r) => r.resourceArn === "");
+    compareLevels(
+      `${principal} service-wide`,
+      expected,
+      new Map(rows.map((r) => [`${r.service}|${r.capability}`, r.conditional])),
+      mismatch,
+    );
+    report.checked += expected.size;
+  }
+  for (const { principal, action } of sampled.random) {
+    const want = decide(principal, action, "*");
+    const got = analysis.accessOf(principal, action, "*");
+    report.checked++;
+    if (want !== got) mismatch(`${principal} ${action} *: authorize ${want}, analysis ${got}`);
+  }
+  for (const { principal, resource } of sampled.pairs) {
+    const expected = new Map<string, boolean>();
+    const service = resource.includes(":kms:") ? "kms" : resource.includes(":s3:::") ? "s3" : "sts";
+    const isBucket = service === "s3";
+    for (const info of actions) {
+      if (info.prefix !== service) continue;
+      const objectOnly =
+        isBucket && info.resourceTypes.includes("object") && !info.resourceTypes.includes("bucket");
+      const want = decide(principal, info.action, objectOnly ? `${resource}/*` : resource);
+      report.checked++;
+      if (want === "denied") continue;
+      for (const cap of info.capabilities) {
+        const key = `${info.service}|${cap}`;
+        expected.set(key, (expected.get(key) ?? true) && want === "conditional");
+      }
+    }
+    const rows = (resourceRows.get(resource) ?? []).filter((r) => r.principal === principal);
+    compareLevels(
+      `${principal} on ${resource}`,
+      expected,
+      new Map(rows.map((r) => [`${r.service}|${r.capability}`, r.conditional])),
+      mismatch,
+    );
+  }
+  return report;
+}
+
+function compareLevels(
+  what: string,
+  expected: ReadonlyMap<string, boolean>,
+  got: ReadonlyMap<string, boolean>,
+  mismatch: (text: string) => void,
+): void {
+  for (const [key, conditional] of expected) {
+    if (!got.has(key)) mismatch(`${what}: missing ${key}${conditional ? " (conditional)" : ""}`);
+    else if (got.get(key) !== conditional)
+      mismatch(`${what}: ${key} conditional should be ${conditional}`);
+  }
+  for (const key of got.keys()) if (!expected.has(key)) mismatch(`${what}: unexpected ${key}`);
+}
+
+/** Seeded choice of principals and (principal, resource) pairs to check. */
+export function sampleRequests(model: AccountModel, options: AgreementOptions) {
+  const rnd = new Random(options.seed ?? 7);
+  const arns = [...model.principals.keys()];
+  const resources = [...model.resourcePolicies.keys()];
+  const principals = Array.from({ length: Math.min(options.fullPrincipals, arns.length) }, () =>
+    rnd.pick(arns),
+  );
+  const pairs = Array.from({ length: options.resourcePairs }, () => ({
+    principal: rnd.pick(arns),
+    resource: rnd.pick(resources),
+  }));
+  const actions = listAwsActions();
+  const random = Array.from({ length: options.randomRequests }, () => ({
+    principal: rnd.pick(arns),
+    action: rnd.pick(actions).action,
+  }));
+  return { principals: [...new Set(principals)], pairs, random };
+}

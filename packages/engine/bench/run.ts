@@ -1,0 +1,132 @@
+// Benchmark: pnpm --filter @sightline/engine bench [-- --size small|medium|large]
+import { spawnSync } from "node:child_process";
+import { listAwsActions } from "@sightline/capabilities";
+import {
+  analyzeAccount,
+  createAccountModel,
+  type PrincipalAccessSummary,
+  type ResourceAccessSummary,
+} from "../src/index.ts";
+import { type AgreementOptions, checkAgreement, sampleRequests } from "./check-agreement.ts";
+import { generateAccount, SIZES } from "./generate-account.ts";
+
+type SizeName = keyof typeof SIZES;
+const SAMPLING: Record<SizeName, AgreementOptions> = {
+  small: { fullPrincipals: 10, randomRequests: 5000, resourcePairs: 100 },
+  medium: { fullPrincipals: 6, randomRequests: 10000, resourcePairs: 100 },
+  large: { fullPrincipals: 4, randomRequests: 20000, resourcePairs: 100 },
+};
+
+interface SizeResult {
+  size: SizeName;
+  principals: number;
+  policySets: number;
+  resources: number;
+  parseMs: number;
+  analysisMs: number;
+  principalRows: number;
+  resourceRows: number;
+  peakRssMiB: number;
+  heapUsedMiB: number;
+  baselineMs: number;
+  speedup: number;
+  checked: number;
+  mismatches: string[];
+}
+
+function runSize(size: SizeName): SizeResult {
+  const snapshot = generateAccount(SIZES[size]);
+  listAwsActions();
+  const t0 = performance.now();
+  const model = createAccountModel(snapshot);
+  const t1 = performance.now();
+  const analysis = analyzeAccount(model);
+  const sampled = sampleRequests(model, SAMPLING[size]);
+  const watched = new Set([...sampled.principals, ...sampled.pairs.map((p) => p.principal)]);
+  const principalRows = new Map<string, PrincipalAccessSummary[]>();
+  const resourceRows = new Map<string, ResourceAccessSummary[]>();
+  const watchedResources = new Set(sampled.pairs.map((p) => p.resource));
+  let principalCount = 0;
+  let resourceCount = 0;
+  for (const row of analysis.principalAccessSummaries()) {
+    principalCount++;
+    if (watched.has(row.principalArn))
+      principalRows.set(row.principalArn, [...(principalRows.get(row.principalArn) ?? []), row]);
+  }
+  for (const row of analysis.resourceAccessSummaries()) {
+    resourceCount++;
+    if (watchedResources.has(row.resourceArn))
+      resourceRows.set(row.resourceArn, [...(resourceRows.get(row.resourceArn) ?? []), row]);
+  }
+  const t2 = performance.now();
+  const heapUsedMiB = process.memoryUsage().heapUsed / 2 ** 20;
+  const report = checkAgreement(model, analysis, principalRows, resourceRows, sampled);
+  // The straightforward baseline: authorize for every principal × action on `*`, plus
+  // every principal × action of each resource's service on that resource.
+  const perCall = report.authorizeMs / Math.max(report.authorizeCalls, 1);
+  const actions = listAwsActions();
+  const perService = new Map<string, number>();
+  for (const a of actions) perService.set(a.prefix, (perService.get(a.prefix) ?? 0) + 1);
+  let resourceCalls = 0;
+  for (const arn of model.resourcePolicies.keys()) {
+    const prefix = arn.includes(":kms:") ? "kms" : arn.includes(":s3:::") ? "s3" : "sts";
+    resourceCalls += perService.get(prefix) ?? 0;
+  }
+  const baselineCalls = model.principals.size * (actions.length + resourceCalls);
+  const baselineMs = baselineCalls * perCall;
+  return {
+    size,
+    principals: analysis.stats.principals,
+    policySets: analysis.stats.policySets,
+    resources: analysis.stats.resources,
+    parseMs: t1 - t0,
+    analysisMs: t2 - t1,
+    principalRows: principalCount,
+    resourceRows: resourceCount,
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    heapUsedMiB,
+    baselineMs,
+    speedup: baselineMs / (t2 - t1),
+    checked: report.checked,
+    mismatches: report.mismatches,
+  };
+}
+
+function format(r: SizeResult): string {
+  return [
+    `${r.size.padEnd(6)} principals=${r.principals} policy-sets=${r.policySets} resources=${r.resources}`,
+    `  parse ${r.parseMs.toFixed(0)} ms, analysis ${(r.analysisMs / 1000).toFixed(2)} s (${r.principalRows} principal rows, ${r.resourceRows} resource rows)`,
+    `  peak RSS ${r.peakRssMiB.toFixed(0)} MiB (whole process, incl. generator), heap after analysis ${r.heapUsedMiB.toFixed(0)} MiB`,
+    `  baseline (authorize per principal × action, scaled) ${(r.baselineMs / 1000).toFixed(0)} s → ${r.speedup.toFixed(0)}× faster`,
+    `  agreement: ${r.checked} sampled requests checked, ${r.mismatches.length} mismatches`,
+    ...r.mismatches.slice(0, 5).map((m) => `    ${m}`),
+  ].join("\n");
+}
+
+const args = process.argv.slice(2);
+const child = args.includes("--child");
+const only = args.find((a): a is SizeName => a in SIZES);
+if (child && only) {
+  process.stdout.write(`${JSON.stringify(runSize(only))}\n`);
+} else {
+  const sizes = only ? [only] : (Object.keys(SIZES) as SizeName[]);
+  let failed = false;
+  for (const size of sizes) {
+    // Each size in its own process so that peak memory is that size's alone.
+    const out = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1] as string, "--child", size],
+      { encoding: "utf8", maxBuffer: 1 << 26 },
+    );
+    const line = out.stdout.trim().split("\n").pop() ?? "";
+    if (out.status !== 0 || !line.startsWith("{")) {
+      console.error(`${size}: child failed\n${out.stderr}`);
+      failed = true;
+      continue;
+    }
+    const result = JSON.parse(line) as SizeResult;
+    console.log(format(result));
+    if (result.mismatches.length > 0) failed = true;
+  }
+  process.exit(failed ? 1 : 0);
+}
