@@ -18,6 +18,13 @@ import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { PolicyIds } from "./policy-traits.ts";
 import { createTriSetAlgebra, TRI_FALSE, TRI_TRUE, type TriSet } from "./tri-set.ts";
 
+export interface ResourceSide {
+  layer: LayerOutcome<TriSet>;
+  mustAllow: boolean;
+  missingKeyPolicy: boolean;
+  accountId?: string;
+}
+
 const EMPTY_LAYER: LayerOutcome<TriSet> = {
   deny: TRI_FALSE,
   allow: TRI_FALSE,
@@ -53,43 +60,62 @@ export class AccessEvaluator {
     readonly index: ActionIndex,
   ) {}
 
+  private readonly callers = new WeakMap<PrincipalRecord, Caller>();
+
   evaluatePrincipal(record: PrincipalRecord, resource: string, window: PrefixWindow): TriSet {
-    return this.evaluate(fromRecord(record, undefined).caller, record, resource, window);
+    let caller = this.callers.get(record);
+    if (!caller) {
+      caller = fromRecord(record, undefined).caller;
+      this.callers.set(record, caller);
+    }
+    return this.evaluate(caller, record, resource, window);
   }
 
-  /** `assumeIdentityAllows`: for principals outside the snapshots, take their own account's IAM as allowing. */
+  /**
+   * The resource side of a request: its account, whether its policy must allow, and
+   * that policy's outcome for this caller (computed as in `evaluate`).
+   */
+  resourceSide(
+    caller: Caller,
+    record: PrincipalRecord | undefined,
+    resource: string,
+    window: PrefixWindow,
+  ): ResourceSide {
+    const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
+    const req = this.request(caller, record, resource, window, info.accountId);
+    const layer = info.record ? this.layer([info.record.policy], req, true) : EMPTY_LAYER;
+    return {
+      layer,
+      mustAllow: info.mustAllow,
+      missingKeyPolicy: info.missingKeyPolicy,
+      ...(info.accountId && { accountId: info.accountId }),
+    };
+  }
+
+  /**
+   * `assumeIdentityAllows`: for principals outside the snapshots, take their own account's IAM
+   * as allowing. `side`: a resource side computed for another literal (see `resourceSide`);
+   * identity, boundary and organization policies are then matched against `resource`.
+   */
   evaluate(
     caller: Caller,
     record: PrincipalRecord | undefined,
     resource: string,
     window: PrefixWindow,
     assumeIdentityAllows = false,
+    side?: ResourceSide,
   ): TriSet {
-    const alg = this.algebraFor(window.lastWord - window.firstWord);
-    const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
+    const info = side ?? this.resourceSide(caller, record, resource, window);
+    const req = this.request(caller, record, resource, window, info.accountId);
+    const { alg } = req;
     const scope = organizationScope(this.model, caller, record, info.accountId);
-    const resolve = createKeyResolver(
-      this.model,
-      { principal: caller.arn, action: "", resource },
-      caller,
-      record,
-      info.accountId,
-    );
-    const req: LayerRequest = {
-      resource,
-      window,
-      resolve,
-      resolverClass: `${caller.accountId}|${caller.kind}|${info.accountId ?? ""}`,
-      caller,
-      alg,
-    };
     const scp = (scope.scpLevels ?? []).map((level) => this.layer(level, req, false));
     const rcp = (scope.rcpLevels ?? []).map((level) => this.layer(level, req, false));
     const identity = record ? this.layer(record.identityPolicies, req, false) : EMPTY_LAYER;
     const boundary = record?.permissionsBoundary
       ? this.layer([record.permissionsBoundary], req, false)
       : undefined;
-    const resourceLayer = info.record ? this.layer([info.record.policy], req, true) : EMPTY_LAYER;
+    const resourceLayer = info.layer;
     let identityAllow = identity.allow;
     if (caller.kind === "root" || (caller.kind === "external" && assumeIdentityAllows))
       identityAllow = TRI_TRUE;
@@ -109,6 +135,31 @@ export class AccessEvaluator {
       assumeDefaultKeyPolicy: info.missingKeyPolicy,
     };
     return composeDecision(alg, layers).final;
+  }
+
+  private request(
+    caller: Caller,
+    record: PrincipalRecord | undefined,
+    resource: string,
+    window: PrefixWindow,
+    accountId: string | undefined,
+  ): LayerRequest {
+    const alg = this.algebraFor(window.lastWord - window.firstWord);
+    const resolve = createKeyResolver(
+      this.model,
+      { principal: caller.arn, action: "", resource },
+      caller,
+      record,
+      accountId,
+    );
+    return {
+      resource,
+      window,
+      resolve,
+      resolverClass: `${caller.accountId}|${caller.kind}|${accountId ?? ""}`,
+      caller,
+      alg,
+    };
   }
 
   private algebraFor(width: number): Algebra<TriSet> {

@@ -1,4 +1,5 @@
 import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccountSnapshot } from "../snapshot/account-snapshot.ts";
 import { createAccountModel } from "../snapshot/create-account-model.ts";
@@ -54,13 +55,22 @@ export function analyzeAccount(
   }
   const summaryOf = (arn: string) => summaries.get(groupOf.get(arn) ?? "");
   /** Resource-scoped grants re-evaluated for a member that a governing resource policy names (or may treat differently). */
+  const namedCache = new Map<Policy, Set<string>>();
+  const namedOf = (policy: Policy) => {
+    let named = namedCache.get(policy);
+    if (!named) {
+      named = namedPrincipals(policy);
+      namedCache.set(policy, named);
+    }
+    return named;
+  };
   const memberSpecificGrants = (
     summary: PolicySetSummary,
     member: PrincipalRecord,
   ): CapabilityGrant[] | undefined => {
     if (summary.rep === member || summary.governed.length === 0) return undefined;
     const differs = summary.governed.some(({ policy }) => {
-      const named = namedPrincipals(policy);
+      const named = namedOf(policy);
       return (
         named.has(member.arn) ||
         named.has(member.id) ||
@@ -94,39 +104,7 @@ export function analyzeAccount(
   return {
     principals,
     resources: resourceRecords.map(describeResourceRow),
-    *principalAccessSummaries(): Generator<PrincipalAccessSummary> {
-      for (const r of records) {
-        const summary = summaryOf(r.arn);
-        const base = {
-          principalArn: r.arn,
-          principalName: r.name,
-          principalType: r.kind === "user" ? ("IAMUser" as const) : ("IAMRole" as const),
-        };
-        if (!summary) continue;
-        const own = memberSpecificGrants(summary, r);
-        for (const g of summary.grants) {
-          if (own && g.window) continue;
-          yield {
-            ...base,
-            service: g.service,
-            capability: g.capability,
-            resourceArn: g.resource,
-            conditional: g.conditional,
-            exceptResources: g.exceptResources,
-          };
-        }
-        for (const g of own ?? []) {
-          yield {
-            ...base,
-            service: g.service,
-            capability: g.capability,
-            resourceArn: g.resource,
-            conditional: g.conditional,
-            exceptResources: [],
-          };
-        }
-      }
-    },
+    principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants),
     resourceAccessSummaries: () =>
       summarizeResources(model, evaluator, index, records, resourceRecords),
     accessOf(principalArn, action, resource) {
@@ -164,4 +142,32 @@ function isModel(input: unknown): input is AccountModel {
     "principals" in input &&
     (input as AccountModel).principals instanceof Map
   );
+}
+
+function* principalRows(
+  records: readonly PrincipalRecord[],
+  summaryOf: (arn: string) => PolicySetSummary | undefined,
+  memberSpecificGrants: (
+    summary: PolicySetSummary,
+    member: PrincipalRecord,
+  ) => CapabilityGrant[] | undefined,
+): Generator<PrincipalAccessSummary> {
+  for (const r of records) {
+    const summary = summaryOf(r.arn);
+    if (!summary) continue;
+    const principalType = r.kind === "user" ? "IAMUser" : "IAMRole";
+    const own = memberSpecificGrants(summary, r);
+    for (const g of own ? [...summary.grants.filter((x) => !x.window), ...own] : summary.grants) {
+      yield {
+        principalArn: r.arn,
+        principalName: r.name,
+        principalType,
+        service: g.service,
+        capability: g.capability,
+        resourceArn: g.resource,
+        conditional: g.conditional,
+        exceptResources: g.exceptResources,
+      };
+    }
+  }
 }
