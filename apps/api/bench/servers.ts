@@ -4,7 +4,6 @@
  */
 import { serve } from "@hono/node-server";
 import {
-  createDb,
   insertApiKey,
   upsertMonitoredAccount,
   upsertPartner,
@@ -12,13 +11,18 @@ import {
 } from "@sightline/db";
 import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
-import { CallerCache } from "../src/caller-cache.ts";
+import { connectAppDeps } from "../src/deps.ts";
 import { generateApiKey, hashKey } from "../src/keys.ts";
 import { silentLogger } from "../src/logger.ts";
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error("BENCH_DATABASE_URL is required");
-const database = createDb(url);
+const running = await connectAppDeps({
+  databaseUrl: url,
+  adminKey: "unused-operator-key-for-the-benchmark-0000",
+  logger: silentLogger,
+});
+const database = { db: running.deps.db };
 const partnerId = "P700001";
 const partnerCustomerId = "bench-tenant";
 await upsertPartner(database.db, { partnerId, configs: { oemIntegrationEnabled: true } });
@@ -45,13 +49,7 @@ for (let i = 0; i < 1000; i++) {
 const { id, key } = generateApiKey();
 await insertApiKey(database.db, { id, keyHash: hashKey(key), partnerId });
 
-const app = createApp({
-  db: database.db,
-  pingDatabase: database.ping,
-  adminKeyHash: hashKey("unused-operator-key-for-the-benchmark-0000"),
-  logger: silentLogger,
-  callerCache: new CallerCache(),
-});
+const app = createApp(running.deps);
 
 // The bare handlers answer the same bodies from memory: no auth, no validation, no database.
 const partnerBody = await (

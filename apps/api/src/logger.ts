@@ -1,5 +1,5 @@
-export type LogLevel = "debug" | "info" | "warn" | "error";
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -20,10 +20,11 @@ export function createLogger(
   const min = RANK[options.level ?? "info"];
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const bindings = options.bindings ?? {};
-  const log = (level: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[level] < min) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...bindings, ...fields }));
-  };
+  const log =
+    (level: Exclude<LogLevel, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
+      if (RANK[level] < min) return;
+      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...bindings, ...fields }));
+    };
   return {
     debug: log("debug"),
     info: log("info"),
@@ -34,4 +35,4 @@ export function createLogger(
 }
 
 /** A logger that drops everything (tests, benchmarks). */
-export const silentLogger: Logger = createLogger({ write: () => {} });
+export const silentLogger: Logger = createLogger({ level: "silent" });

@@ -3,11 +3,10 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { serve } from "@hono/node-server";
-import { createDb, runMigrations, startEmbeddedPostgres } from "@sightline/db";
+import { runMigrations, startEmbeddedPostgres } from "@sightline/db";
 import { createApp } from "./app.ts";
-import { CallerCache } from "./caller-cache.ts";
 import { parseConfig } from "./config.ts";
-import { hashKey } from "./keys.ts";
+import { connectAppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 /** The operator key from the environment, or one generated once and kept in the data dir. */
@@ -42,15 +41,9 @@ async function main() {
     });
   }
   await runMigrations(databaseUrl);
-  const database = createDb(databaseUrl);
   const adminKey = await loadAdminKey(config.SIGHTLINE_ADMIN_KEY, dataDir, logger);
-  const app = createApp({
-    db: database.db,
-    pingDatabase: database.ping,
-    adminKeyHash: hashKey(adminKey),
-    logger,
-    callerCache: new CallerCache(),
-  });
+  const running = await connectAppDeps({ databaseUrl, adminKey, logger });
+  const app = createApp(running.deps);
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) =>
     logger.info("listening", {
       url: `http://${config.HOST}:${info.port}`,
@@ -64,7 +57,7 @@ async function main() {
     stopping = true;
     logger.info("shutting down", { signal });
     server.close();
-    await database.close();
+    await running.close();
     await stopEmbedded?.();
     process.exit(0);
   };

@@ -131,6 +131,9 @@ export function registerRoute(app: Hono<AppEnv>, deps: AppDeps, route: RouteDef)
       deps,
       c,
     });
+    // Read-your-writes in this process; other processes hear of the write from the change feed.
+    const partnerId = c.req.param("partnerId");
+    if (route.method !== "get" && partnerId) deps.readCache.invalidate(partnerId);
     for (const [name, value] of Object.entries(result.headers ?? {})) c.header(name, value);
     if ("json" in result) {
       if (result.json === null) return c.body(null, result.status);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../src/routes/index.ts";
 import { awsAccount, createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 
 /** The partner whose data others try to reach, and one account under it. */
 let victim: { partnerId: string; key: string; partnerCustomerId: string; customerId: string };

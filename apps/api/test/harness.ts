@@ -1,24 +1,21 @@
 import { randomInt } from "node:crypto";
-import { createDb } from "@sightline/db";
 import { afterAll, inject } from "vitest";
 import { createApp } from "../src/app.ts";
-import { CallerCache } from "../src/caller-cache.ts";
-import { hashKey } from "../src/keys.ts";
+import { connectAppDeps } from "../src/deps.ts";
 import { silentLogger } from "../src/logger.ts";
 
 export const ADMIN_KEY = "test-operator-key-0123456789abcdef0123456789";
 
 /** An app on the run's test database, and helpers to call it as the operator or a partner. */
-export function createHarness() {
-  const database = createDb(inject("databaseUrl"), { maxConnections: 4 });
-  afterAll(() => database.close());
-  const app = createApp({
-    db: database.db,
-    pingDatabase: database.ping,
-    adminKeyHash: hashKey(ADMIN_KEY),
+export async function createHarness() {
+  const running = await connectAppDeps({
+    databaseUrl: inject("databaseUrl"),
+    adminKey: ADMIN_KEY,
     logger: silentLogger,
-    callerCache: new CallerCache(),
+    maxConnections: 4,
   });
+  afterAll(() => running.close());
+  const app = createApp(running.deps);
 
   async function call(
     method: string,
@@ -85,7 +82,7 @@ export function createHarness() {
     return { ...partner, partnerCustomerId, customerId: put.json.customerId as string };
   }
 
-  return { app, db: database.db, call, admin, newPartner, newPartnerCustomer };
+  return { app, deps: running.deps, call, admin, newPartner, newPartnerCustomer };
 }
 
 export const awsAccount = (accountId: string, partnerId: string, partnerCustomerId: string) => ({

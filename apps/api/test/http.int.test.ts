@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 
 describe("HTTP behaviour", () => {
   it("answers 415 for a body that is not JSON, 400 for malformed JSON, 413 past 1 MiB", async () => {

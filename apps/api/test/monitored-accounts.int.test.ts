@@ -6,7 +6,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { awsAccount, createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 
 describe("monitored accounts (endpoints 9, 10, 11)", () => {
   it("configures, lists and deletes accounts", async () => {

@@ -2,7 +2,7 @@ import { PartnerCustomerRef } from "@sightline/domain";
 import { describe, expect, it } from "vitest";
 import { createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 const body = (
   partnerId: string,
   partnerCustomerId: string,

@@ -2,7 +2,7 @@ import { PartnerConfig, PartnerRef } from "@sightline/domain";
 import { describe, expect, it } from "vitest";
 import { createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 
 describe("PUT /partner/{partnerId} and GET /partner/{partnerId}", () => {
   it("stores the configuration and returns it", async () => {

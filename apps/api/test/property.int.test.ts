@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { awsAccount, createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 let pc: { partnerId: string; key: string; partnerCustomerId: string; customerId: string };
 
 beforeAll(async () => {

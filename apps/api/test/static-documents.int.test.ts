@@ -3,7 +3,7 @@ import { CapabilityMap, IamPolicyDocument } from "@sightline/domain";
 import { describe, expect, it } from "vitest";
 import { ADMIN_KEY, createHarness } from "./harness.ts";
 
-const h = createHarness();
+const h = await createHarness();
 
 describe("capability maps (endpoints 1 to 3)", () => {
   it("serves the AWS map at /access-capabilities/aws and /access-capabilities", async () => {

@@ -12,6 +12,7 @@ export {
   type RunningPostgres,
   startEmbeddedPostgres,
 } from "./embedded.ts";
+export { type ChangeFeed, type ChangeHandlers, listenForChanges } from "./change-feed.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
 export * from "./partner-customers.ts";

@@ -127,13 +127,18 @@ export const listMonitoredAccountsRoute = defineRoute({
     404: { ...notFound[404], description: "The partner customer is not configured" },
   },
   handler: async ({ params, deps }) => {
-    const records = await listMonitoredAccounts(deps.db, params);
-    if (!records) {
+    const { partnerId, partnerCustomerId } = params;
+    const json = await deps.readCache.read(
+      partnerId,
+      `accounts:${partnerId}:${partnerCustomerId}`,
+      () => listMonitoredAccounts(deps.db, params),
+    );
+    if (json === undefined) {
       throw new AppError(
         "NOT_FOUND",
         `Customer ${params.partnerCustomerId} of partner ${params.partnerId} is not configured`,
       );
     }
-    return { status: 200, body: records };
+    return { status: 200, json };
   },
 });

@@ -54,8 +54,12 @@ export const getPartnerRoute = defineRoute({
     ...notFound,
   },
   handler: async ({ params, deps }) => {
-    const partner = await getPartner(deps.db, params.partnerId);
-    if (!partner) throw new AppError("NOT_FOUND", `Partner ${params.partnerId} is not configured`);
-    return { status: 200, body: partner };
+    const { partnerId } = params;
+    const json = await deps.readCache.read(partnerId, `partner:${partnerId}`, () =>
+      getPartner(deps.db, partnerId),
+    );
+    if (json === undefined)
+      throw new AppError("NOT_FOUND", `Partner ${partnerId} is not configured`);
+    return { status: 200, json };
   },
 });

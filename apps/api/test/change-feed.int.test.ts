@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createApp } from "../src/app.ts";
+import { connectAppDeps } from "../src/deps.ts";
+import { silentLogger } from "../src/logger.ts";
+import { ADMIN_KEY, awsAccount, createHarness } from "./harness.ts";
+
+/** Two API processes on one database: each caches reads; writes through one reach the other. */
+const first = await createHarness();
+const secondDeps = await connectAppDeps({
+  databaseUrl: inject("databaseUrl"),
+  adminKey: ADMIN_KEY,
+  logger: silentLogger,
+});
+afterAll(() => secondDeps.close());
+const second = createApp(secondDeps.deps);
+
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 50 && !accept(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    value = await read();
+  }
+  return value;
+}
+
+describe("change feed across processes", () => {
+  it("invalidates another process's cached reads when a write commits", async () => {
+    const pc = await first.newPartnerCustomer(await first.newPartner());
+    const path = `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account`;
+    const headers = { authorization: `Bearer ${pc.key}` };
+    const list = async () => (await (await second.request(path, { headers })).json()) as unknown[];
+    expect(await list()).toEqual([]);
+    expect(await list()).toEqual([]); // now cached in the second process
+    const put = await first.call("PUT", `${path}/123456789012`, {
+      key: pc.key,
+      body: awsAccount("123456789012", pc.partnerId, pc.partnerCustomerId),
+    });
+    expect(put.status).toBe(200);
+    expect(await eventually(list, (rows) => rows.length === 1)).toHaveLength(1);
+  });
+
+  it("revokes a key in another process at once", async () => {
+    const partner = await first.newPartner();
+    const read = async () =>
+      second.request(`/partner/${partner.partnerId}`, {
+        headers: { authorization: `Bearer ${partner.key}` },
+      });
+    expect((await read()).status).toBe(200);
+    expect((await first.admin("DELETE", `/admin/api-keys/${partner.keyId}`)).status).toBe(200);
+    const after = await eventually(read, (res) => res.status === 401);
+    expect(after.status).toBe(401);
+  });
+});
