@@ -9,7 +9,42 @@ export interface Logger {
   child(bindings: Record<string, unknown>): Logger;
 }
 
+const writeStdout = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+
 /** Structured JSON lines. Callers pass fields, never request headers or bodies. */
+class JsonLogger implements Logger {
+  constructor(
+    private readonly min: number,
+    private readonly write: (line: string) => void,
+    private readonly bindings: Record<string, unknown>,
+  ) {}
+
+  #log(level: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>): void {
+    if (RANK[level] < this.min) return;
+    this.write(
+      JSON.stringify({ time: new Date().toISOString(), level, msg, ...this.bindings, ...fields }),
+    );
+  }
+
+  debug(msg: string, fields?: Record<string, unknown>) {
+    this.#log("debug", msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>) {
+    this.#log("info", msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>) {
+    this.#log("warn", msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>) {
+    this.#log("error", msg, fields);
+  }
+  child(more: Record<string, unknown>): Logger {
+    return new JsonLogger(this.min, this.write, { ...this.bindings, ...more });
+  }
+}
+
 export function createLogger(
   options: {
     level?: LogLevel;
@@ -17,21 +52,11 @@ export function createLogger(
     bindings?: Record<string, unknown>;
   } = {},
 ): Logger {
-  const min = RANK[options.level ?? "info"];
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const bindings = options.bindings ?? {};
-  const log =
-    (level: Exclude<LogLevel, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
-      if (RANK[level] < min) return;
-      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...bindings, ...fields }));
-    };
-  return {
-    debug: log("debug"),
-    info: log("info"),
-    warn: log("warn"),
-    error: log("error"),
-    child: (more) => createLogger({ ...options, bindings: { ...bindings, ...more } }),
-  };
+  return new JsonLogger(
+    RANK[options.level ?? "info"],
+    options.write ?? writeStdout,
+    options.bindings ?? {},
+  );
 }
 
 /** A logger that drops everything (tests, benchmarks). */
