@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    globalSetup: ["./test/global-setup.ts"],
+    globalSetup: ["./src/vitest-global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
