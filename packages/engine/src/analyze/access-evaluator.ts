@@ -32,14 +32,14 @@ const EMPTY_LAYER: LayerOutcome<TriSet> = {
   allowRole: TRI_FALSE,
   allowAccount: TRI_FALSE,
 };
-const LAYER_CACHE_LIMIT = 400_000;
+const LAYER_CACHE_LIMIT = 100_000;
 
 interface LayerRequest {
   resource: string;
   window: PrefixWindow;
   resolve: KeyResolver;
-  /** What derivable keys depend on for principal-independent policies. */
-  resolverClass: string;
+  /** Policy outcomes for this resource, window and class of caller, by policy content. */
+  cache: Map<string | number, LayerOutcome<TriSet>>;
   caller: Caller;
   alg: Algebra<TriSet>;
 }
@@ -51,7 +51,7 @@ interface LayerRequest {
  */
 export class AccessEvaluator {
   readonly ids = new PolicyIds();
-  private readonly layerCache = new Map<string, LayerOutcome<TriSet>>();
+  private readonly layerCache = new Map<string, Map<string | number, LayerOutcome<TriSet>>>();
   private readonly algebras = new Map<number, Algebra<TriSet>>();
   layersComputed = 0;
 
@@ -152,14 +152,15 @@ export class AccessEvaluator {
       record,
       accountId,
     );
-    return {
-      resource,
-      window,
-      resolve,
-      resolverClass: `${caller.accountId}|${caller.kind}|${accountId ?? ""}`,
-      caller,
-      alg,
-    };
+    // Policy outcomes are shared by requests on the same resource and window whose derivable keys agree.
+    const scopeKey = `${window.prefix}|${caller.accountId}|${caller.kind}|${accountId ?? ""}|${resource}`;
+    let cache = this.layerCache.get(scopeKey);
+    if (!cache) {
+      if (this.layerCache.size >= LAYER_CACHE_LIMIT) this.layerCache.clear();
+      cache = new Map();
+      this.layerCache.set(scopeKey, cache);
+    }
+    return { resource, window, resolve, cache, caller, alg };
   }
 
   private algebraFor(width: number): Algebra<TriSet> {
@@ -195,23 +196,29 @@ export class AccessEvaluator {
     req: LayerRequest,
     usePrincipal: boolean,
   ): LayerOutcome<TriSet> {
-    const who: PrincipalMatch[] = policy.statements.map((s) =>
-      usePrincipal ? matchStatementPrincipal(s.principal, s.notPrincipal, req.caller) : "direct",
-    );
+    const who: readonly PrincipalMatch[] | undefined = usePrincipal
+      ? policy.statements.map((s) =>
+          matchStatementPrincipal(s.principal, s.notPrincipal, req.caller),
+        )
+      : undefined;
+    const id = this.ids.idOf(policy.statements);
     const dependent = this.ids.isDependent(policy.statements);
-    const key = `${this.ids.idOf(policy.statements)}|${req.window.prefix}|${dependent ? req.caller.arn : req.resolverClass}|${usePrincipal ? who.join(",") : ""}|${req.resource}`;
-    const cached = this.layerCache.get(key);
+    const key = who
+      ? `${id}|${who.join(",")}${dependent ? `|${req.caller.arn}` : ""}`
+      : dependent
+        ? `${id}|${req.caller.arn}`
+        : id;
+    const cached = req.cache.get(key);
     if (cached) return cached;
     const outcome = this.computePolicyLayer(policy, req, who);
-    if (this.layerCache.size >= LAYER_CACHE_LIMIT) this.layerCache.clear();
-    this.layerCache.set(key, outcome);
+    req.cache.set(key, outcome);
     return outcome;
   }
 
   private computePolicyLayer(
     policy: Policy,
     req: LayerRequest,
-    who: readonly PrincipalMatch[],
+    who: readonly PrincipalMatch[] | undefined,
   ): LayerOutcome<TriSet> {
     this.layersComputed++;
     const { firstWord, lastWord } = req.window;
@@ -222,7 +229,7 @@ export class AccessEvaluator {
       account: [],
     };
     policy.statements.forEach((statement, i) => {
-      const match = who[i] ?? "none";
+      const match = who ? (who[i] ?? "none") : "direct";
       if (match === "none") return;
       const actions = this.index.actionSet(statement).subarray(firstWord, lastWord);
       if (actions.every((w) => w === 0)) return;

@@ -31,7 +31,7 @@ export class ActionIndex {
   readonly fullWindow: PrefixWindow;
   private readonly patternCache = new Map<string, Uint32Array>();
   private readonly statementCache = new WeakMap<Statement, Uint32Array>();
-  private readonly capabilityMasks = new Map<Capability, Uint32Array>();
+  private readonly capabilityMasks = {} as Record<Capability, Uint32Array>;
   private readonly byName = new Map<string, number>();
   patternsExpanded = 0;
 
@@ -74,9 +74,9 @@ export class ActionIndex {
       lastWord: this.words,
       ownMask: fullMask,
     };
-    for (const cap of CAPABILITIES) this.capabilityMasks.set(cap, new Uint32Array(this.words));
+    for (const cap of CAPABILITIES) this.capabilityMasks[cap] = new Uint32Array(this.words);
     this.actions.forEach((info, i) => {
-      for (const cap of info.capabilities) setBit(this.capabilityMasks.get(cap) as Uint32Array, i);
+      for (const cap of info.capabilities) setBit(this.capabilityMasks[cap], i);
     });
   }
 
@@ -85,7 +85,7 @@ export class ActionIndex {
   }
 
   capabilityMask(cap: Capability): Uint32Array {
-    return this.capabilityMasks.get(cap) as Uint32Array;
+    return this.capabilityMasks[cap];
   }
 
   /** Catalogue actions matching one Action pattern (case-insensitive wildcards). */

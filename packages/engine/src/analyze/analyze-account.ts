@@ -1,4 +1,3 @@
-import { fromRecord } from "../authorize/resolve-caller.ts";
 import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccountSnapshot } from "../snapshot/account-snapshot.ts";
@@ -111,18 +110,16 @@ export function analyzeAccount(
       const record = model.principals.get(principalArn);
       const i = index.indexOf(action);
       if (!record || i === undefined) return undefined;
-      const window =
-        resource === "*" ? index.fullWindow : index.windows.get(index.actions[i]?.prefix ?? "");
+      const window = index.windows.get(index.actions[i]?.prefix ?? "");
       if (!window) return undefined;
       const summary = summaryOf(principalArn);
       const shared =
         summary &&
         (summary.rep === record || !summary.governed.some((g) => g.literal === resource));
+      const whole = shared && resource === "*" ? summary.sets.get("*|*") : undefined;
+      if (whole) return accessAt(whole, index.fullWindow, i);
       const cached = shared ? summary.sets.get(`${window.prefix}|${resource}`) : undefined;
-      const set =
-        cached ??
-        evaluator.evaluate(fromRecord(record, undefined).caller, record, resource, window);
-      return accessAt(set, window, i);
+      return accessAt(cached ?? evaluator.evaluatePrincipal(record, resource, window), window, i);
     },
     issues: model.issues,
     stats: {

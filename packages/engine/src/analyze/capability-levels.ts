@@ -36,7 +36,11 @@ export function capabilityLevels(
   window: PrefixWindow,
 ): CapabilityLevel[] {
   const out: CapabilityLevel[] = [];
-  if (set.maybe === 0) return out;
+  if (
+    set.maybe === 0 ||
+    !meets(set.maybe, offsetWord, index.fullWindow.ownMask, window.ownMask, window.firstWord)
+  )
+    return out;
   for (const capability of CAPABILITIES) {
     const cap = index.capabilityMask(capability);
     if (meets(set.sure, offsetWord, cap, window.ownMask, window.firstWord))

@@ -47,11 +47,9 @@ export function summarizePolicySet(
   rep: PrincipalRecord,
 ): PolicySetSummary {
   const sets = new Map<string, TriSet>();
-  const star = evaluator.evaluatePrincipal(rep, "*", index.fullWindow);
-  sets.set("*|*", star);
   const wide = new Map<string, CapabilityGrant>();
-  for (const window of index.windows.values()) {
-    for (const level of capabilityLevels(index, star, 0, window)) {
+  const addWide = (set: TriSet, offsetWord: number, window: PrefixWindow) => {
+    for (const level of capabilityLevels(index, set, offsetWord, window)) {
       const key = `${window.service}|${level.capability}`;
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
@@ -63,6 +61,19 @@ export function summarizePolicySet(
           exceptResources: [],
         });
       }
+    }
+  };
+  // Only services an Allow names can be granted; evaluating those alone keeps the sets small.
+  const touched = grantingWindows(index, rep);
+  if (touched.length > WINDOW_LIMIT) {
+    const star = evaluator.evaluatePrincipal(rep, "*", index.fullWindow);
+    sets.set("*|*", star);
+    for (const window of index.windows.values()) addWide(star, 0, window);
+  } else {
+    for (const window of touched) {
+      const set = evaluator.evaluatePrincipal(rep, "*", window);
+      sets.set(`${window.prefix}|*`, set);
+      addWide(set, window.firstWord, window);
     }
   }
   addCarveOuts(model, index, rep, wide);
@@ -122,6 +133,31 @@ export function scopedGrants(
 }
 
 const windowCache = new WeakMap<Uint32Array, PrefixWindow[]>();
+
+/** Beyond this many services, one evaluation over the whole catalogue is cheaper. */
+const WINDOW_LIMIT = 40;
+
+const grantingCache = new WeakMap<readonly Statement[], readonly PrefixWindow[]>();
+
+/** Services in which some identity-policy Allow names an action. */
+function grantingWindows(index: ActionIndex, rep: PrincipalRecord): PrefixWindow[] {
+  const found = new Set<PrefixWindow>();
+  for (const policy of rep.identityPolicies) {
+    let windows = grantingCache.get(policy.statements);
+    if (!windows) {
+      const own = new Set<PrefixWindow>();
+      for (const statement of policy.statements) {
+        if (statement.effect === "Allow")
+          for (const w of windowsOf(index, index.actionSet(statement))) own.add(w);
+      }
+      windows = [...own];
+      grantingCache.set(policy.statements, windows);
+    }
+    for (const w of windows) found.add(w);
+    if (found.size > WINDOW_LIMIT) break;
+  }
+  return [...found];
+}
 
 /** Windows (service prefixes) in which an action set names at least one action. */
 export function windowsOf(index: ActionIndex, actions: Uint32Array): PrefixWindow[] {

@@ -10,12 +10,12 @@ import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { ResourceAccessSummary, ResourceRow } from "./analysis-types.ts";
 import { type Bits, complementBits, intersectBits, unionBits } from "./bits.ts";
-import { capabilityLevels } from "./capability-levels.ts";
+import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import { encodeTriSets, genericResource, isEmptyIn, matchesDiffer } from "./resource-literals.ts";
-import { TRI_FALSE, type TriSet } from "./tri-set.ts";
+import type { TriSet } from "./tri-set.ts";
 
 export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
   const shape = describeResource(record);
@@ -40,7 +40,9 @@ interface PrefixState {
   /** Statements naming window actions on specific resources: they may single a resource out. */
   specific: { id: number; statement: Statement }[];
   orgSpecific: Statement[];
-  shared: Map<string, Map<string, TriSet>>;
+  shared: Map<string, { key: string; list: CapabilityLevel[] }[]>;
+  /** Principals by ARN and by unique ID. */
+  byName: Map<string, PrincipalRecord>;
   objectMask?: Uint32Array;
 }
 
@@ -80,71 +82,71 @@ export function* summarizeResources(
     const named = namedPrincipals(resource.policy);
     const perPrincipal = evaluator.ids.isDependent(resource.policy.statements);
     const literals = shape.objectLiteral ? [shape.literal, shape.objectLiteral] : [shape.literal];
-    const perGroup = new Map<string, TriSet[]>();
-    const individual = new Map<PrincipalRecord, TriSet[]>();
-    literals.forEach((literal, li) => {
-      const put = (key: string, set: TriSet) => {
-        const sets = perGroup.get(key) ?? literals.map(() => TRI_FALSE);
-        sets[li] = set;
-        perGroup.set(key, sets);
-      };
-      const generic = genericResource(literal);
-      const specificGroups = singledOut(state, literal, generic);
+    const generics = literals.map(genericResource);
+    const singled = literals.map((l, i) => singledOut(state, l, generics[i] as string));
+    const singledKeys = singled.includes("all")
+      ? new Set(state.groups.keys())
+      : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
+    const resourceType = shape.type;
+    const inAccount = (m: PrincipalRecord) => m.accountId === resource.accountId;
+    if (!perPrincipal) {
       for (const [cls, keys] of state.classes) {
-        const rep =
-          firstUnnamed(state.groups.get(keys[0] ?? "") ?? [], named) ??
-          keys.map((k) => firstUnnamed(state.groups.get(k) ?? [], named)).find(Boolean);
-        if (!rep || perPrincipal) continue;
-        const side = evaluator.resourceSide(callerOf(rep), rep, literal, window);
-        const cross = rep.accountId !== side.accountId;
-        if (
-          (cross || side.mustAllow) &&
-          isEmptyIn(side.layer.allow, window) &&
-          !side.missingKeyPolicy
-        )
-          continue;
-        const layerKey = `${generic}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${cls}|${encodeTriSets(Object.values(side.layer))}`;
-        let results = state.shared.get(layerKey);
-        if (!results) {
-          results = new Map();
-          for (const key of keys) {
-            const member = state.groups.get(key)?.[0] as PrincipalRecord;
-            const set = evaluator.evaluate(callerOf(member), member, generic, window, false, side);
-            if (!isEmptyIn(set, window)) results.set(key, set);
+        const levels = sharedLevels(
+          state,
+          evaluator,
+          index,
+          callerOf,
+          cls,
+          keys,
+          literals,
+          generics,
+          named,
+        );
+        for (const { key, list } of levels) {
+          if (singledKeys.has(key)) continue;
+          const members = unnamedMembers(state, key, named);
+          for (const level of list) {
+            for (const m of members) {
+              yield {
+                resourceArn: resource.resourceArn,
+                resourceType,
+                service: window.service,
+                capability: level.capability,
+                principal: m.arn,
+                principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
+                inAccount: inAccount(m),
+                conditional: level.conditional,
+              };
+            }
           }
-          state.shared.set(layerKey, results);
-        }
-        for (const [key, set] of results)
-          if (specificGroups !== "all" && !specificGroups.has(key)) put(key, set);
-      }
-      for (const members of state.groups.values()) {
-        for (const m of members) {
-          if (!perPrincipal && !named.has(m.arn) && !named.has(m.id)) continue;
-          const sets = individual.get(m) ?? literals.map(() => TRI_FALSE);
-          sets[li] = evaluator.evaluatePrincipal(m, literal, window);
-          individual.set(m, sets);
         }
       }
-      if (perPrincipal) return;
-      const keys = specificGroups === "all" ? [...state.groups.keys()] : [...specificGroups];
-      for (const key of keys) {
+      for (const key of singledKeys) {
         const rep = firstUnnamed(state.groups.get(key) ?? [], named);
-        if (rep) put(key, evaluator.evaluatePrincipal(rep, literal, window));
+        if (!rep) continue;
+        const sets = literals.map((l) => evaluator.evaluatePrincipal(rep, l, window));
+        yield* emitRows(
+          resource,
+          window,
+          unnamedMembers(state, key, named),
+          capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
+        );
       }
-    });
+    }
+    for (const m of perPrincipal ? records : namedMembers(state, named)) {
+      const sets = literals.map((l) => evaluator.evaluatePrincipal(m, l, window));
+      yield* emitRows(
+        resource,
+        window,
+        [m],
+        capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
+      );
+    }
     const base = {
       resourceArn: resource.resourceArn,
       resourceType: shape.type,
       service: window.service,
     };
-    for (const [key, sets] of perGroup) {
-      const members = (state.groups.get(key) ?? []).filter(
-        (m) => !named.has(m.arn) && !named.has(m.id),
-      );
-      yield* emitRows(state, index, resource, members, sets);
-    }
-    for (const [member, sets] of individual)
-      yield* emitRows(state, index, resource, [member], sets);
     const partition = resource.resourceArn.split(":")[1] ?? "aws";
     for (const entry of listExternalPrincipals(model, resource.policy, partition)) {
       const sets = literals.map((l) =>
@@ -169,6 +171,65 @@ export function* summarizeResources(
   }
 }
 
+/**
+ * Capability levels of every group of one class (account and kind) on a resource, for
+ * groups whose policies do not single the resource out. Keyed by the resource side's
+ * outcome on each literal, so resources whose policies treat the class alike share it.
+ */
+function sharedLevels(
+  state: PrefixState,
+  evaluator: AccessEvaluator,
+  index: ActionIndex,
+  callerOf: (r: PrincipalRecord) => Caller,
+  cls: string,
+  keys: readonly string[],
+  literals: readonly string[],
+  generics: readonly string[],
+  named: ReadonlySet<string>,
+): { key: string; list: CapabilityLevel[] }[] {
+  const rep = keys.map((k) => firstUnnamed(state.groups.get(k) ?? [], named)).find(Boolean);
+  if (!rep) return [];
+  const { window } = state;
+  const sides = literals.map((l) => evaluator.resourceSide(callerOf(rep), rep, l, window));
+  const closed = sides.every(
+    (side) =>
+      (rep.accountId !== side.accountId || side.mustAllow) &&
+      !side.missingKeyPolicy &&
+      isEmptyIn(side.layer.allow, window),
+  );
+  if (closed) return [];
+  const sideKey = sides
+    .map(
+      (side, i) =>
+        `${generics[i]}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${encodeTriSets(Object.values(side.layer))}`,
+    )
+    .join("||");
+  const cacheKey = `${cls}||${sideKey}`;
+  let levels = state.shared.get(cacheKey);
+  if (!levels) {
+    levels = [];
+    for (const key of keys) {
+      const member = state.groups.get(key)?.[0] as PrincipalRecord;
+      const sets = sides.map((side, i) =>
+        evaluator.evaluate(callerOf(member), member, generics[i] as string, window, false, side),
+      );
+      const list = capabilityLevels(index, combine(state, index, sets), window.firstWord, window);
+      if (list.length > 0) levels.push({ key, list });
+    }
+    state.shared.set(cacheKey, levels);
+  }
+  return levels;
+}
+
+function unnamedMembers(
+  state: PrefixState,
+  key: string,
+  named: ReadonlySet<string>,
+): readonly PrincipalRecord[] {
+  const all = state.groups.get(key) ?? [];
+  return named.size === 0 ? all : all.filter((m) => !named.has(m.arn) && !named.has(m.id));
+}
+
 function combine(state: PrefixState, index: ActionIndex, sets: readonly TriSet[]): TriSet {
   return sets.length === 2
     ? mergeObjectSets(state, index, sets[0] as TriSet, sets[1] as TriSet)
@@ -176,20 +237,13 @@ function combine(state: PrefixState, index: ActionIndex, sets: readonly TriSet[]
 }
 
 function* emitRows(
-  state: PrefixState,
-  index: ActionIndex,
   resource: ResourcePolicyRecord,
+  window: PrefixWindow,
   members: readonly PrincipalRecord[],
-  sets: readonly TriSet[],
+  levels: readonly CapabilityLevel[],
 ): Generator<ResourceAccessSummary> {
-  const { window } = state;
   const resourceType = describeResource(resource).type;
-  for (const level of capabilityLevels(
-    index,
-    combine(state, index, sets),
-    window.firstWord,
-    window,
-  )) {
+  for (const level of levels) {
     for (const m of members) {
       yield {
         resourceArn: resource.resourceArn,
@@ -203,6 +257,16 @@ function* emitRows(
       };
     }
   }
+}
+
+/** In-snapshot principals a resource policy names by ARN or unique ID. */
+function namedMembers(state: PrefixState, named: ReadonlySet<string>): PrincipalRecord[] {
+  const out: PrincipalRecord[] = [];
+  for (const name of named) {
+    const record = state.byName.get(name);
+    if (record) out.push(record);
+  }
+  return out;
 }
 
 function firstUnnamed(
@@ -259,11 +323,25 @@ function createPrefixState(
       for (const s of policy.statements) if (touches(s) && !isStar(s)) orgSpecific.push(s);
     }
   }
-  return { window, groups, classes, groupsByPolicy, specific, orgSpecific, shared: new Map() };
+  const byName = new Map<string, PrincipalRecord>();
+  for (const r of records) {
+    byName.set(r.arn, r);
+    byName.set(r.id, r);
+  }
+  return {
+    window,
+    groups,
+    classes,
+    groupsByPolicy,
+    specific,
+    orgSpecific,
+    shared: new Map(),
+    byName,
+  };
 }
 
 function isStar(s: Statement): boolean {
-  return s.resource !== undefined && s.resource.every((r) => r === "*");
+  return s.resource?.every((r) => r === "*") === true;
 }
 
 /** Groups whose policies treat `literal` differently from the stand-in resource. */
