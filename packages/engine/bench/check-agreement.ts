@@ -122,6 +122,43 @@ function compareLevels(
   for (const key of got.keys()) if (!expected.has(key)) mismatch(`${what}: unexpected ${key}`);
 }
 
+export interface CollectedRows {
+  principalRows: Map<string, PrincipalAccessSummary[]>;
+  resourceRows: Map<string, ResourceAccessSummary[]>;
+  principalCount: number;
+  resourceCount: number;
+}
+
+/** Iterates every summary row once, keeping only the rows the agreement check looks at. */
+export function collectRows(
+  analysis: AccountAnalysis,
+  sampled: ReturnType<typeof sampleRequests>,
+): CollectedRows {
+  const watched = new Set([...sampled.principals, ...sampled.pairs.map((p) => p.principal)]);
+  const watchedResources = new Set(sampled.pairs.map((p) => p.resource));
+  const out: CollectedRows = {
+    principalRows: new Map(),
+    resourceRows: new Map(),
+    principalCount: 0,
+    resourceCount: 0,
+  };
+  for (const row of analysis.principalAccessSummaries()) {
+    out.principalCount++;
+    if (watched.has(row.principalArn)) pushTo(out.principalRows, row.principalArn, row);
+  }
+  for (const row of analysis.resourceAccessSummaries()) {
+    out.resourceCount++;
+    if (watchedResources.has(row.resourceArn)) pushTo(out.resourceRows, row.resourceArn, row);
+  }
+  return out;
+}
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Seeded choice of principals and (principal, resource) pairs to check. */
 export function sampleRequests(model: AccountModel, options: AgreementOptions) {
   const rnd = new Random(options.seed ?? 7);

@@ -1,13 +1,13 @@
-// Benchmark: pnpm --filter @sightline/engine bench [-- --size small|medium|large]
+// Benchmark: pnpm --filter @sightline/engine bench [-- small|medium|large]
 import { spawnSync } from "node:child_process";
 import { listAwsActions } from "@sightline/capabilities";
+import { analyzeAccount, createAccountModel } from "../src/index.ts";
 import {
-  analyzeAccount,
-  createAccountModel,
-  type PrincipalAccessSummary,
-  type ResourceAccessSummary,
-} from "../src/index.ts";
-import { type AgreementOptions, checkAgreement, sampleRequests } from "./check-agreement.ts";
+  type AgreementOptions,
+  checkAgreement,
+  collectRows,
+  sampleRequests,
+} from "./check-agreement.ts";
 import { generateAccount, SIZES } from "./generate-account.ts";
 
 type SizeName = keyof typeof SIZES;
@@ -42,22 +42,10 @@ function runSize(size: SizeName): SizeResult {
   const t1 = performance.now();
   const analysis = analyzeAccount(model);
   const sampled = sampleRequests(model, SAMPLING[size]);
-  const watched = new Set([...sampled.principals, ...sampled.pairs.map((p) => p.principal)]);
-  const principalRows = new Map<string, PrincipalAccessSummary[]>();
-  const resourceRows = new Map<string, ResourceAccessSummary[]>();
-  const watchedResources = new Set(sampled.pairs.map((p) => p.resource));
-  let principalCount = 0;
-  let resourceCount = 0;
-  for (const row of analysis.principalAccessSummaries()) {
-    principalCount++;
-    if (watched.has(row.principalArn))
-      principalRows.set(row.principalArn, [...(principalRows.get(row.principalArn) ?? []), row]);
-  }
-  for (const row of analysis.resourceAccessSummaries()) {
-    resourceCount++;
-    if (watchedResources.has(row.resourceArn))
-      resourceRows.set(row.resourceArn, [...(resourceRows.get(row.resourceArn) ?? []), row]);
-  }
+  const { principalRows, resourceRows, principalCount, resourceCount } = collectRows(
+    analysis,
+    sampled,
+  );
   const t2 = performance.now();
   const heapUsedMiB = process.memoryUsage().heapUsed / 2 ** 20;
   const report = checkAgreement(model, analysis, principalRows, resourceRows, sampled);

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkAgreement, sampleRequests } from "../bench/check-agreement.ts";
+import { checkAgreement, collectRows, sampleRequests } from "../bench/check-agreement.ts";
 import { generateAccount, SIZES } from "../bench/generate-account.ts";
-import {
-  analyzeAccount,
-  createAccountModel,
-  type PrincipalAccessSummary,
-  type ResourceAccessSummary,
-} from "../src/index.ts";
+import { analyzeAccount, createAccountModel } from "../src/index.ts";
 
 describe("benchmark generator and agreement check (small size)", () => {
   it("generates the same account for the same seed", () => {
@@ -27,12 +22,7 @@ describe("benchmark generator and agreement check (small size)", () => {
       randomRequests: 2000,
       resourcePairs: 30,
     });
-    const principalRows = new Map<string, PrincipalAccessSummary[]>();
-    for (const row of analysis.principalAccessSummaries())
-      principalRows.set(row.principalArn, [...(principalRows.get(row.principalArn) ?? []), row]);
-    const resourceRows = new Map<string, ResourceAccessSummary[]>();
-    for (const row of analysis.resourceAccessSummaries())
-      resourceRows.set(row.resourceArn, [...(resourceRows.get(row.resourceArn) ?? []), row]);
+    const { principalRows, resourceRows } = collectRows(analysis, sampled);
     const report = checkAgreement(model, analysis, principalRows, resourceRows, sampled);
     expect(report.checked).toBeGreaterThan(40_000);
     expect(report.mismatches).toEqual([]);
