@@ -27,12 +27,29 @@ export function parsePolicyDocument(raw: unknown, path: string): ParsedPolicyDoc
       : [rawStatements];
   if (rawStatements === undefined)
     issues.push(issueAt(path, "policy document has no Statement", "warning"));
+  const version = (doc as Record<string, unknown>).Version;
   const statements: Statement[] = [];
   list.forEach((entry, index) => {
     const statement = parseStatement(entry, index, `${path}.Statement[${index}]`, issues);
-    if (statement) statements.push(statement);
+    if (statement)
+      statements.push(version === "2012-10-17" ? statement : withLiteralVariables(statement));
   });
   return { statements, issues };
+}
+
+/**
+ * Policy variables exist only in Version 2012-10-17; elsewhere `${...}` is literal text.
+ * Rewriting `${` as `${$}{` (the documented `$` escape) keeps one matching code path.
+ */
+function withLiteralVariables(statement: Statement): Statement {
+  const escape = (text: string) => text.replaceAll("${", "${$}{");
+  if (!JSON.stringify(statement).includes("${")) return statement;
+  return {
+    ...statement,
+    ...(statement.resource && { resource: statement.resource.map(escape) }),
+    ...(statement.notResource && { notResource: statement.notResource.map(escape) }),
+    conditions: statement.conditions.map((c) => ({ ...c, values: c.values.map(escape) })),
+  };
 }
 
 function decodeDocument(raw: unknown, path: string, issues: Issue[]): unknown {
