@@ -41,14 +41,17 @@ export function parsePolicyDocument(raw: unknown, path: string): ParsedPolicyDoc
  * Policy variables exist only in Version 2012-10-17; elsewhere `${...}` is literal text.
  * Rewriting `${` as `${$}{` (the documented `$` escape) keeps one matching code path.
  */
+const VARIABLE_START = "$" + "{";
+const ESCAPED_START = `${VARIABLE_START}$}{`;
+
 function withLiteralVariables(statement: Statement): Statement {
-  const escape = (text: string) => text.replaceAll("${", "${$}{");
-  if (!JSON.stringify(statement).includes("${")) return statement;
+  const literal = (text: string) => text.replaceAll(VARIABLE_START, ESCAPED_START);
+  if (!JSON.stringify(statement).includes(VARIABLE_START)) return statement;
   return {
     ...statement,
-    ...(statement.resource && { resource: statement.resource.map(escape) }),
-    ...(statement.notResource && { notResource: statement.notResource.map(escape) }),
-    conditions: statement.conditions.map((c) => ({ ...c, values: c.values.map(escape) })),
+    ...(statement.resource && { resource: statement.resource.map(literal) }),
+    ...(statement.notResource && { notResource: statement.notResource.map(literal) }),
+    conditions: statement.conditions.map((c) => ({ ...c, values: c.values.map(literal) })),
   };
 }
 
