@@ -44,16 +44,6 @@ export function complementBits(item: Bits, width: number): Bits {
   return out;
 }
 
-/** Does `bits` share an element with `mask` (a window-sized array)? */
-export function intersects(bits: Bits, mask: Uint32Array): boolean {
-  if (bits === 0) return false;
-  for (let i = 0; i < mask.length; i++) {
-    const m = mask[i] as number;
-    if (m !== 0 && (bits === 1 || ((bits[i] as number) & m) !== 0)) return true;
-  }
-  return false;
-}
-
 export function hasBit(bits: Bits, index: number): boolean {
   if (bits === 0 || bits === 1) return bits === 1;
   return (((bits[index >>> 5] as number) >>> (index & 31)) & 1) === 1;

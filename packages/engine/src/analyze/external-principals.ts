@@ -70,20 +70,6 @@ export function listExternalPrincipals(
   return [...entries.values()];
 }
 
-/** Accounts a resource policy can let in: undefined means any (`*` or NotPrincipal). */
-export function reachableAccounts(policy: Policy): Set<string> | undefined {
-  const accounts = new Set<string>();
-  for (const statement of policy.statements) {
-    if (statement.effect !== "Allow") continue;
-    if (statement.notPrincipal || statement.principal?.any) return undefined;
-    for (const value of statement.principal?.aws ?? []) {
-      const account = /^\d{12}$/.test(value) ? value : value.split(":")[4];
-      if (account) accounts.add(account);
-    }
-  }
-  return accounts;
-}
-
 /** ARNs and unique IDs a resource policy names (so those principals are evaluated on their own). */
 export function namedPrincipals(policy: Policy): Set<string> {
   const names = new Set<string>();

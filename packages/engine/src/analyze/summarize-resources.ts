@@ -1,6 +1,5 @@
 import type { Caller } from "../authorize/caller.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
-import type { Policy, Statement } from "../policy/policy-types.ts";
 import type {
   AccountModel,
   PrincipalRecord,
@@ -9,13 +8,19 @@ import type {
 import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { ResourceAccessSummary, ResourceRow } from "./analysis-types.ts";
-import { type Bits, complementBits, intersectBits, unionBits } from "./bits.ts";
 import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
-import { groupPrincipals, policySetKey } from "./principal-groups.ts";
-import { encodeTriSets, genericResource, isEmptyIn, matchesDiffer } from "./resource-literals.ts";
-import type { TriSet } from "./tri-set.ts";
+import {
+  combine,
+  createPrefixState,
+  firstUnnamed,
+  namedMembers,
+  type PrefixState,
+  singledOut,
+  unnamedMembers,
+} from "./prefix-state.ts";
+import { encodeTriSets, genericResource, isEmptyIn } from "./resource-literals.ts";
 
 export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
   const shape = describeResource(record);
@@ -28,22 +33,6 @@ export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
       (s) => s.effect === "Allow" && s.principal?.any === true,
     ),
   };
-}
-
-/** Principals of one service prefix, grouped by the policies that matter for it. */
-interface PrefixState {
-  window: PrefixWindow;
-  groups: Map<string, PrincipalRecord[]>;
-  /** account|kind → group keys: these share how a resource policy treats unnamed principals. */
-  classes: Map<string, string[]>;
-  groupsByPolicy: Map<number, string[]>;
-  /** Statements naming window actions on specific resources: they may single a resource out. */
-  specific: { id: number; statement: Statement }[];
-  orgSpecific: Statement[];
-  shared: Map<string, { key: string; list: CapabilityLevel[] }[]>;
-  /** Principals by ARN and by unique ID. */
-  byName: Map<string, PrincipalRecord>;
-  objectMask?: Uint32Array;
 }
 
 /**
@@ -221,21 +210,6 @@ function sharedLevels(
   return levels;
 }
 
-function unnamedMembers(
-  state: PrefixState,
-  key: string,
-  named: ReadonlySet<string>,
-): readonly PrincipalRecord[] {
-  const all = state.groups.get(key) ?? [];
-  return named.size === 0 ? all : all.filter((m) => !named.has(m.arn) && !named.has(m.id));
-}
-
-function combine(state: PrefixState, index: ActionIndex, sets: readonly TriSet[]): TriSet {
-  return sets.length === 2
-    ? mergeObjectSets(state, index, sets[0] as TriSet, sets[1] as TriSet)
-    : (sets[0] as TriSet);
-}
-
 function* emitRows(
   resource: ResourcePolicyRecord,
   window: PrefixWindow,
@@ -257,130 +231,4 @@ function* emitRows(
       };
     }
   }
-}
-
-/** In-snapshot principals a resource policy names by ARN or unique ID. */
-function namedMembers(state: PrefixState, named: ReadonlySet<string>): PrincipalRecord[] {
-  const out: PrincipalRecord[] = [];
-  for (const name of named) {
-    const record = state.byName.get(name);
-    if (record) out.push(record);
-  }
-  return out;
-}
-
-function firstUnnamed(
-  members: readonly PrincipalRecord[],
-  named: ReadonlySet<string>,
-): PrincipalRecord | undefined {
-  return members.find((m) => !named.has(m.arn) && !named.has(m.id));
-}
-
-function createPrefixState(
-  model: AccountModel,
-  evaluator: AccessEvaluator,
-  index: ActionIndex,
-  records: readonly PrincipalRecord[],
-  window: PrefixWindow,
-): PrefixState {
-  const groups = groupPrincipals(records, (r) =>
-    policySetKey(model, evaluator.ids, index, r, window),
-  );
-  const classes = new Map<string, string[]>();
-  const groupsByPolicy = new Map<number, string[]>();
-  const specific: PrefixState["specific"] = [];
-  const seen = new Set<number>();
-  const touches = (s: Statement) => {
-    const bits = index.actionSet(s);
-    for (let w = window.firstWord; w < window.lastWord; w++)
-      if (((bits[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0)
-        return true;
-    return false;
-  };
-  for (const [key, members] of groups) {
-    const rep = members[0] as PrincipalRecord;
-    const cls = `${rep.accountId}|${rep.kind}`;
-    classes.set(cls, [...(classes.get(cls) ?? []), key]);
-    const policies: Policy[] = [
-      ...rep.identityPolicies,
-      ...(rep.permissionsBoundary ? [rep.permissionsBoundary] : []),
-    ];
-    for (const policy of policies) {
-      const id = evaluator.ids.idOf(policy.statements);
-      groupsByPolicy.set(id, [...(groupsByPolicy.get(id) ?? []), key]);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      for (const s of policy.statements)
-        if (touches(s) && !isStar(s)) specific.push({ id, statement: s });
-    }
-  }
-  const orgSpecific: Statement[] = [];
-  for (const account of model.accounts.values()) {
-    for (const policy of [
-      ...account.serviceControlPolicies.flat(),
-      ...account.resourceControlPolicies.flat(),
-    ]) {
-      for (const s of policy.statements) if (touches(s) && !isStar(s)) orgSpecific.push(s);
-    }
-  }
-  const byName = new Map<string, PrincipalRecord>();
-  for (const r of records) {
-    byName.set(r.arn, r);
-    byName.set(r.id, r);
-  }
-  return {
-    window,
-    groups,
-    classes,
-    groupsByPolicy,
-    specific,
-    orgSpecific,
-    shared: new Map(),
-    byName,
-  };
-}
-
-function isStar(s: Statement): boolean {
-  return s.resource?.every((r) => r === "*") === true;
-}
-
-/** Groups whose policies treat `literal` differently from the stand-in resource. */
-function singledOut(state: PrefixState, literal: string, generic: string): Set<string> | "all" {
-  if (state.orgSpecific.some((s) => matchesDiffer(s, literal, generic))) return "all";
-  const out = new Set<string>();
-  for (const { id, statement } of state.specific) {
-    if (!matchesDiffer(statement, literal, generic)) continue;
-    for (const key of state.groupsByPolicy.get(id) ?? []) out.add(key);
-  }
-  return out;
-}
-
-/** S3 object-level actions are decided on `bucket/*`, the others on the bucket. */
-function mergeObjectSets(
-  state: PrefixState,
-  index: ActionIndex,
-  onBucket: TriSet,
-  onObjects: TriSet,
-): TriSet {
-  const { window } = state;
-  const width = window.lastWord - window.firstWord;
-  if (!state.objectMask) {
-    const mask = new Uint32Array(width);
-    for (let i = window.start; i < window.end; i++) {
-      const types = index.actions[i]?.resourceTypes ?? [];
-      if (types.includes("object") && !types.includes("bucket")) {
-        const bit = i - window.firstWord * 32;
-        mask[bit >>> 5] = (mask[bit >>> 5] as number) | (1 << (bit & 31));
-      }
-    }
-    state.objectMask = mask;
-  }
-  const mask = state.objectMask;
-  const other = complementBits(mask, width);
-  const pick = (a: Bits, b: Bits) =>
-    unionBits([intersectBits([a, mask], width), intersectBits([b, other], width)], width);
-  return {
-    sure: pick(onObjects.sure, onBucket.sure),
-    maybe: pick(onObjects.maybe, onBucket.maybe),
-  };
 }

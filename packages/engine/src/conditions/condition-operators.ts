@@ -64,7 +64,3 @@ const BY_NAME = new Map(OPERATORS.map((op) => [op.name.toLowerCase(), op]));
 export function findConditionOperator(name: string): ConditionOperator | undefined {
   return BY_NAME.get(name.toLowerCase());
 }
-
-export function listConditionOperatorNames(): string[] {
-  return OPERATORS.map((op) => op.name);
-}

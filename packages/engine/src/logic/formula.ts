@@ -62,14 +62,6 @@ export function or(...items: Formula[]): Formula {
   return kept.length === 1 ? (kept[0] as Formula) : { kind: "or", items: kept };
 }
 
-export function isTrue(f: Formula): boolean {
-  return f.kind === "true";
-}
-
-export function isFalse(f: Formula): boolean {
-  return f.kind === "false";
-}
-
 /** Every undecided condition the formula mentions, in order, without repeats. */
 export function listAtoms(f: Formula, out: ConditionAtom[] = []): ConditionAtom[] {
   if (f.kind === "atom") {
