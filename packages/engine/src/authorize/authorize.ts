@@ -57,7 +57,9 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
 
   let identityAllow: Formula = identity.allow;
   if (caller.kind === "root") identityAllow = TRUE;
-  else if (caller.kind === "external") identityAllow = unknownPolicies(caller.arn, request.action);
+  // A principal of an analysed account that the snapshot lacks does not exist: nothing allows it.
+  else if (caller.kind === "external")
+    identityAllow = problem ? FALSE : unknownPolicies(caller.arn, request.action);
   const layers: DecisionLayers<Formula> = {
     scpDeny: scp.deny,
     scpAllow: scp.allow,

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { authorize, createAccountModel, evaluateFormula } from "../src/index.ts";
+
+const A = "111111111111";
+const model = createAccountModel({
+  authorizationDetails: {
+    UserDetailList: [
+      {
+        UserName: "u",
+        Arn: `arn:aws:iam::${A}:user/u`,
+        UserPolicyList: [
+          {
+            PolicyName: "read",
+            PolicyDocument: {
+              Version: "2012-10-17",
+              Statement: [
+                {
+                  Sid: "Read",
+                  Effect: "Allow",
+                  Action: "s3:GetObject",
+                  Resource: "*",
+                  Condition: { Bool: { "aws:MultiFactorAuthPresent": "true" } },
+                },
+                {
+                  Effect: "Deny",
+                  Action: "s3:GetObject",
+                  Resource: "*",
+                  Condition: { IpAddress: { "aws:SourceIp": "10.0.0.0/8" } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  },
+});
+
+describe("authorize explanations", () => {
+  const request = {
+    principal: `arn:aws:iam::${A}:user/u`,
+    action: "s3:GetObject",
+    resource: "arn:aws:s3:::b/k",
+  };
+
+  it("carries the undecided conditions as a formula that decides once they are known", () => {
+    const result = authorize(model, request);
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions.map((c) => c.key).sort()).toEqual([
+      "aws:MultiFactorAuthPresent",
+      "aws:SourceIp",
+    ]);
+    const holds = (mfa: boolean, inCorp: boolean) =>
+      evaluateFormula(result.condition ?? { kind: "false" }, (atom) =>
+        atom.key === "aws:MultiFactorAuthPresent" ? mfa : inCorp,
+      );
+    expect(holds(true, false)).toBe(true);
+    expect(holds(true, true)).toBe(false);
+    expect(holds(false, false)).toBe(false);
+    for (const [mfa, ip] of [
+      [true, "192.0.2.1"],
+      [true, "10.1.1.1"],
+      [false, "192.0.2.1"],
+    ] as const) {
+      const decided = authorize(model, {
+        ...request,
+        context: { "aws:MultiFactorAuthPresent": mfa, "aws:SourceIp": ip },
+      });
+      expect(decided.decision === "allowed").toBe(holds(mfa, ip.startsWith("10.")));
+    }
+  });
+
+  it("lists every statement that matched with its policy, type and Sid or index", () => {
+    const result = authorize(model, request);
+    expect(result.statements).toEqual([
+      expect.objectContaining({
+        policyName: "read",
+        policyType: "identity",
+        statement: "Read",
+        effect: "Allow",
+        match: "conditional",
+      }),
+      expect.objectContaining({
+        policyName: "read",
+        policyType: "identity",
+        statement: "#1",
+        effect: "Deny",
+        match: "conditional",
+      }),
+    ]);
+    expect(result.notes.join(" ")).toContain("same account");
+  });
+
+  it("reports an unknown principal of a known account as an issue, not a throw", () => {
+    const result = authorize(model, { ...request, principal: `arn:aws:iam::${A}:user/ghost` });
+    expect(result.decision).toBe("implicit-deny");
+    expect(result.issues[0]?.path).toBe("principal");
+  });
+});
