@@ -1,3 +1,4 @@
+import { serviceNameForPrefix } from "@sightline/capabilities";
 import type { Caller } from "../authorize/caller.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
 import type {
@@ -27,7 +28,7 @@ export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
   return {
     resourceArn: record.resourceArn,
     resourceType: shape.type,
-    service: shape.prefix,
+    service: serviceNameForPrefix(shape.prefix) ?? shape.prefix,
     accountId: record.accountId,
     allowsAnyPrincipal: record.policy.statements.some(
       (s) => s.effect === "Allow" && s.principal?.any === true,
