@@ -197,9 +197,7 @@ export class AccessEvaluator {
     usePrincipal: boolean,
   ): LayerOutcome<TriSet> {
     const who: readonly PrincipalMatch[] | undefined = usePrincipal
-      ? policy.statements.map((s) =>
-          matchStatementPrincipal(s.principal, s.notPrincipal, req.caller),
-        )
+      ? policy.statements.map((s) => matchStatementPrincipal(s, req.caller))
       : undefined;
     const id = this.ids.idOf(policy.statements);
     const dependent = this.ids.isDependent(policy.statements);

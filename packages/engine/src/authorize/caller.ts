@@ -11,6 +11,8 @@ export interface Caller {
   sessionArn?: string;
   /** IAM unique ID (AIDA…/AROA…) when known. */
   uniqueId?: string;
+  /** Users and roles with a permissions boundary (NotPrincipal with Deny always applies to them). */
+  hasBoundary?: boolean;
   /** Service principal name (`s3.amazonaws.com`), federated provider, or canonical user ID. */
   service?: string;
   federatedProvider?: string;

@@ -32,7 +32,7 @@ export function evaluatePolicies(
   for (const policy of policies) {
     for (const statement of policy.statements) {
       const who: PrincipalMatch = usePrincipal
-        ? matchStatementPrincipal(statement.principal, statement.notPrincipal, input.caller)
+        ? matchStatementPrincipal(statement, input.caller)
         : "direct";
       if (who === "none") continue;
       const applies = statementAppliesTo(

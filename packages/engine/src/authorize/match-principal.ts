@@ -1,4 +1,4 @@
-import type { PrincipalSet } from "../policy/policy-types.ts";
+import type { PrincipalSet, Statement } from "../policy/policy-types.ts";
 import type { Caller } from "./caller.ts";
 
 /**
@@ -77,13 +77,14 @@ function excludedByNotPrincipal(set: PrincipalSet, caller: Caller): boolean {
   return accountListed && listed(caller.identityArn) && listed(caller.sessionArn);
 }
 
-/** The statement applies to the caller: Principal names it, or NotPrincipal does not. */
-export function matchStatementPrincipal(
-  principal: PrincipalSet | undefined,
-  notPrincipal: PrincipalSet | undefined,
-  caller: Caller,
-): PrincipalMatch {
-  if (principal) return matchPrincipalSet(principal, caller);
-  if (notPrincipal) return excludedByNotPrincipal(notPrincipal, caller) ? "none" : "direct";
-  return "none";
+/**
+ * The statement applies to the caller: Principal names it, or NotPrincipal does not. AWS
+ * documents that a Deny with NotPrincipal always applies to a principal that has a
+ * permissions boundary, whatever NotPrincipal lists.
+ */
+export function matchStatementPrincipal(statement: Statement, caller: Caller): PrincipalMatch {
+  if (statement.principal) return matchPrincipalSet(statement.principal, caller);
+  if (!statement.notPrincipal) return "none";
+  if (statement.effect === "Deny" && caller.hasBoundary) return "direct";
+  return excludedByNotPrincipal(statement.notPrincipal, caller) ? "none" : "direct";
 }

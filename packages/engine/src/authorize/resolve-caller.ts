@@ -48,6 +48,7 @@ export function fromRecord(
     accountId: record.accountId,
     partition: record.partition,
     identityArn: record.arn,
+    ...(record.permissionsBoundary && { hasBoundary: true }),
   };
   if (record.kind === "user")
     return { caller: { ...base, kind: "user", uniqueId: record.id }, record };
