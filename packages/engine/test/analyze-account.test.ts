@@ -209,3 +209,36 @@ describe("analyzeAccount", () => {
     expect(checked).toBeGreaterThan(1000);
   });
 });
+
+describe("analyzeAccount with assumed request context", () => {
+  const tls = {
+    authorizationDetails: { UserDetailList: [user("reader", [doc(allow("s3:GetObject"))])] },
+    resourcePolicies: {
+      "arn:aws:s3:::logs": doc({
+        Effect: "Deny",
+        Principal: "*",
+        Action: "s3:*",
+        Resource: "arn:aws:s3:::logs/*",
+        Condition: { Bool: { "aws:SecureTransport": "false" } },
+      }),
+    },
+  };
+  const rowFor = (analysis: ReturnType<typeof analyzeAccount>) =>
+    [...analysis.resourceAccessSummaries()].find(
+      (r) => r.principal.endsWith("/reader") && r.capability === "read-data",
+    );
+
+  it("is conditional on an undecided key by default and decided when the key is assumed", () => {
+    expect(rowFor(analyzeAccount(tls))?.conditional).toBe(true);
+    const assumed = analyzeAccount(tls, { context: { "aws:SecureTransport": true } });
+    expect(rowFor(assumed)?.conditional).toBe(false);
+    const model = createAccountModel(tls);
+    const decision = authorize(model, {
+      principal: `arn:aws:iam::${A}:user/reader`,
+      action: "s3:GetObject",
+      resource: "arn:aws:s3:::logs/x",
+      context: { "aws:SecureTransport": true },
+    }).decision;
+    expect(decision).toBe("allowed");
+  });
+});

@@ -1,3 +1,4 @@
+import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import type { Caller } from "../authorize/caller.ts";
 import {
   composeDecision,
@@ -58,6 +59,8 @@ export class AccessEvaluator {
   constructor(
     readonly model: AccountModel,
     readonly index: ActionIndex,
+    /** Request keys assumed for every request of the analysis. */
+    readonly context?: AuthorizationRequest["context"],
   ) {}
 
   private readonly callers = new WeakMap<PrincipalRecord, Caller>();
@@ -147,7 +150,12 @@ export class AccessEvaluator {
     const alg = this.algebraFor(window.lastWord - window.firstWord);
     const resolve = createKeyResolver(
       this.model,
-      { principal: caller.arn, action: "", resource },
+      {
+        principal: caller.arn,
+        action: "",
+        resource,
+        ...(this.context && { context: this.context }),
+      },
       caller,
       record,
       accountId,

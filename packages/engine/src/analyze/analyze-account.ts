@@ -1,3 +1,4 @@
+import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccountSnapshot } from "../snapshot/account-snapshot.ts";
@@ -19,6 +20,12 @@ import { describeResourceRow, summarizeResources } from "./summarize-resources.t
 export interface AnalyzeOptions {
   /** Analyse only the principals and resources of these accounts (default: every account given). */
   accounts?: readonly string[];
+  /**
+   * Request keys to assume for every request, e.g. `{ "aws:SecureTransport": true }` so
+   * that the usual "deny unless TLS" bucket statements do not make S3 access conditional.
+   * `authorize` gives the same answers when called with the same `context`.
+   */
+  context?: AuthorizationRequest["context"];
   /** A prebuilt action index, to share the catalogue expansion between analyses. */
   actionIndex?: ActionIndex;
 }
@@ -42,7 +49,7 @@ export function analyzeAccount(
 ): AccountAnalysis {
   const model = isModel(input) ? input : createAccountModel(input);
   const index = options.actionIndex ?? sharedIndex();
-  const evaluator = new AccessEvaluator(model, index);
+  const evaluator = new AccessEvaluator(model, index, options.context);
   const wanted = options.accounts ? new Set(options.accounts) : undefined;
   const records = [...model.principals.values()].filter((p) => !wanted || wanted.has(p.accountId));
   const groups = groupPrincipals(records, (r) => policySetKey(model, evaluator.ids, index, r));

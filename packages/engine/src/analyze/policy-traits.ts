@@ -1,12 +1,6 @@
 import type { Statement } from "../policy/policy-types.ts";
 
-const PRINCIPAL_KEYS = [
-  "aws:username",
-  "aws:userid",
-  "aws:principalarn",
-  "aws:principaltag/",
-  "aws:sourceidentity",
-];
+const PRINCIPAL_KEYS = ["aws:username", "aws:userid", "aws:principalarn", "aws:principaltag/"];
 
 /**
  * Whether a policy's outcome can differ between principals of one account and kind:

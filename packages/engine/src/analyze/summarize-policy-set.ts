@@ -1,4 +1,5 @@
 import type { Capability } from "@sightline/capabilities";
+import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
@@ -80,7 +81,7 @@ export function summarizePolicySet(
   const grants = [...wide.values()];
   const scoped = new Map<string, CapabilityGrant>();
   const governed: PolicySetSummary["governed"] = [];
-  for (const { statement, literal } of specificAllows(model, rep)) {
+  for (const { statement, literal } of specificAllows(model, rep, evaluator.context)) {
     const actions = index.actionSet(statement);
     for (const window of windowsOf(index, actions)) {
       const setKey = `${window.prefix}|${literal}`;
@@ -180,11 +181,12 @@ export function windowsOf(index: ActionIndex, actions: Uint32Array): PrefixWindo
 function* specificAllows(
   model: AccountModel,
   rep: PrincipalRecord,
+  context: AuthorizationRequest["context"],
 ): Generator<{ statement: Statement; literal: string }> {
   const { caller } = fromRecord(rep, undefined);
   const resolve = createKeyResolver(
     model,
-    { principal: rep.arn, action: "", resource: "*" },
+    { principal: rep.arn, action: "", resource: "*", ...(context && { context }) },
     caller,
     rep,
     undefined,
