@@ -12,6 +12,7 @@ import { parseAuthorizationDetails } from "./parse-authorization-details.ts";
 import { accountOfArn } from "./read-fields.ts";
 import {
   type AuthorizationDetails,
+  type IamGroup,
   type IamRole,
   type IamUser,
   PARTITIONS,
@@ -58,7 +59,7 @@ export function createAccountModel(
     for (const role of details.roles)
       resourcePolicies.set(role.arn, {
         resourceArn: role.arn,
-        accountId,
+        accountId: role.accountId,
         policy: role.trustPolicy,
       });
     for (const [key, document] of Object.entries(snapshot.resourcePolicies ?? {})) {
@@ -98,6 +99,17 @@ export function createAccountModel(
   return { accounts, principals, resourcePolicies, issues };
 }
 
+const groupIndex = new WeakMap<AuthorizationDetails, Map<string, IamGroup>>();
+
+function groupsByName(details: AuthorizationDetails): Map<string, IamGroup> {
+  let map = groupIndex.get(details);
+  if (!map) {
+    map = new Map(details.groups.map((g) => [g.name, g]));
+    groupIndex.set(details, map);
+  }
+  return map;
+}
+
 function collectAwsManagedPolicies(all: readonly AuthorizationDetails[]): Map<string, Policy> {
   const found = new Map<string, Policy>();
   for (const details of all) {
@@ -135,7 +147,7 @@ function toPrincipal(
   const groupArns: string[] = [];
   if (source.kind === "user") {
     for (const name of source.groupNames) {
-      const group = details.groups.find((g) => g.name === name);
+      const group = groupsByName(details).get(name);
       if (!group) continue;
       groupArns.push(group.arn);
       for (const p of group.inlinePolicies) policies.push({ ...p, attachedVia: group.arn });
