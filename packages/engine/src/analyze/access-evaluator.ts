@@ -9,6 +9,7 @@ import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "../authorize/match-principal.ts";
 import { organizationScope } from "../authorize/organization-scope.ts";
+import { RCP_SERVICE_PREFIXES } from "../authorize/rcp-services.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
 import type { Algebra } from "../logic/algebra.ts";
@@ -113,7 +114,12 @@ export class AccessEvaluator {
     const { alg } = req;
     const scope = organizationScope(this.model, caller, record, info.accountId);
     const scp = (scope.scpLevels ?? []).map((level) => this.layer(level, req, false));
-    const rcp = (scope.rcpLevels ?? []).map((level) => this.layer(level, req, false));
+    // RCPs restrict only the actions of the services that support them.
+    const covered = this.rcpMask(window);
+    const rcp = (scope.rcpLevels ?? []).map((level) => {
+      const layer = this.layer(level, req, false);
+      return { deny: alg.and(layer.deny, covered), allow: alg.or(layer.allow, alg.not(covered)) };
+    });
     const identity = record ? this.layer(record.identityPolicies, req, false) : EMPTY_LAYER;
     const boundary = record?.permissionsBoundary
       ? this.layer([record.permissionsBoundary], req, false)
@@ -169,6 +175,18 @@ export class AccessEvaluator {
       this.layerCache.set(scopeKey, cache);
     }
     return { resource, window, resolve, cache, caller, alg };
+  }
+
+  private readonly rcpMasks = new Map<string, TriSet>();
+
+  private rcpMask(window: PrefixWindow): TriSet {
+    let mask = this.rcpMasks.get(window.prefix);
+    if (!mask) {
+      const bits = this.index.maskOf(RCP_SERVICE_PREFIXES).slice(window.firstWord, window.lastWord);
+      mask = { sure: bits, maybe: bits };
+      this.rcpMasks.set(window.prefix, mask);
+    }
+    return mask;
   }
 
   private algebraFor(width: number): Algebra<TriSet> {

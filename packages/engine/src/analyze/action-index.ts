@@ -80,6 +80,16 @@ export class ActionIndex {
     });
   }
 
+  /** Catalogue actions of the given service prefixes. */
+  maskOf(prefixes: readonly string[]): Uint32Array {
+    const bits = new Uint32Array(this.words);
+    for (const prefix of prefixes) {
+      const w = this.windows.get(prefix);
+      if (w) for (let i = w.start; i < w.end; i++) setBit(bits, i);
+    }
+    return bits;
+  }
+
   indexOf(action: string): number | undefined {
     return this.byName.get(action.toLowerCase());
   }

@@ -15,6 +15,7 @@ import {
 import { describeRules, findStopper } from "./explain-decision.ts";
 import { findResourcePolicy } from "./find-resource-policy.ts";
 import { organizationScope } from "./organization-scope.ts";
+import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
 import { resolveCaller } from "./resolve-caller.ts";
 
@@ -42,9 +43,10 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   const scp = scope.scpLevels
     ? evaluateLevels(scope.scpLevels, input, false)
     : { deny: FALSE, allow: [] };
-  const rcp = scope.rcpLevels
-    ? evaluateLevels(scope.rcpLevels, input, false)
-    : { deny: FALSE, allow: [] };
+  const rcp =
+    scope.rcpLevels && rcpCoversAction(request.action)
+      ? evaluateLevels(scope.rcpLevels, input, false)
+      : { deny: FALSE, allow: [] };
   const identity = evaluatePolicies(record?.identityPolicies ?? [], input, false);
   const boundary = record?.permissionsBoundary
     ? evaluatePolicies([record.permissionsBoundary], input, false)
