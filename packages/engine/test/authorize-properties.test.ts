@@ -1,130 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type AuthorizationRequest, authorize, type Decision } from "../src/index.ts";
 import {
-  type AuthorizationRequest,
-  authorize,
-  createAccountModel,
-  type Decision,
-} from "../src/index.ts";
-
-const ACCOUNT = "111111111111";
-const USER = `arn:aws:iam::${ACCOUNT}:user/u`;
-const ROLE = `arn:aws:iam::${ACCOUNT}:role/r`;
-const ACTIONS = ["s3:GetObject", "s3:PutObject", "iam:CreateUser", "kms:Decrypt", "sts:AssumeRole"];
-const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decrypt"];
-const RESOURCES = [
-  "*",
-  "arn:aws:s3:::a/k",
-  "arn:aws:s3:::b/k",
+  ACTIONS,
+  buildModel,
+  LOCATIONS,
+  type Location,
+  NARROW_PATTERNS,
+  RESOURCES,
   ROLE,
-  `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`,
-];
-const RESOURCE_PATTERNS = ["*", "arn:aws:s3:::a/*", "arn:aws:s3:::*", ROLE, "arn:aws:kms:*"];
+  type Scenario,
+  scenarioArb,
+  scenarioOf,
+  statementArb,
+  USER,
+  USER2,
+} from "./support/random-account.ts";
 
 type Json = Record<string, unknown>;
-const conditionArb = fc.constantFrom<Json | undefined>(
-  undefined,
-  { StringEquals: { "aws:SourceVpc": "vpc-1" } },
-  { Bool: { "aws:SecureTransport": "true" } },
-  { StringEquals: { "aws:PrincipalType": "User" } },
-);
-const statementArb = (effect: "Allow" | "Deny", withPrincipal: boolean, patterns = PATTERNS) =>
-  fc
-    .record({
-      actions: fc.subarray(patterns, { minLength: 1, maxLength: 3 }),
-      notAction: patterns === PATTERNS ? fc.boolean() : fc.constant(false),
-      resources: fc.subarray(RESOURCE_PATTERNS, { minLength: 1, maxLength: 2 }),
-      condition: conditionArb,
-      principal: fc.constantFrom<unknown>("*", { AWS: ACCOUNT }, { AWS: USER }, { AWS: ROLE }),
-    })
-    .map((s) => ({
-      Effect: effect,
-      [s.notAction ? "NotAction" : "Action"]: s.actions,
-      Resource: s.resources,
-      ...(s.condition && { Condition: s.condition }),
-      ...(withPrincipal && { Principal: s.principal }),
-    }));
-
-const doc = (statements: Json[]) => ({ Version: "2012-10-17", Statement: statements });
-const policySet = (withPrincipal: boolean, patterns = PATTERNS) =>
-  fc.array(
-    fc.oneof(
-      statementArb("Allow", withPrincipal, patterns),
-      statementArb("Deny", withPrincipal, patterns),
-    ),
-    {
-      maxLength: 3,
-    },
-  );
-
-const scenarioOf = (patterns = PATTERNS) =>
-  fc.record({
-    userPolicy: policySet(false, patterns),
-    rolePolicy: policySet(false, patterns),
-    boundary: fc.option(policySet(false, patterns), { nil: undefined }),
-    scp: fc.option(policySet(false, patterns), { nil: undefined }),
-    bucketPolicy: policySet(true, patterns),
-    trustPolicy: policySet(true, patterns),
-    keyPolicy: policySet(true, patterns),
-  });
-const scenarioArb = scenarioOf();
-/** Patterns that can only name actions of the catalogue above: no `*`, no NotAction. */
-const NARROW_PATTERNS = PATTERNS.filter((p) => p !== "*");
-type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
-type Location = keyof Scenario;
-const LOCATIONS: Location[] = [
-  "userPolicy",
-  "rolePolicy",
-  "boundary",
-  "scp",
-  "bucketPolicy",
-  "trustPolicy",
-  "keyPolicy",
-];
-
-function buildModel(s: Scenario) {
-  const boundaryArn = `arn:aws:iam::${ACCOUNT}:policy/boundary`;
-  const withBoundary = s.boundary !== undefined;
-  return createAccountModel({
-    authorizationDetails: {
-      UserDetailList: [
-        {
-          UserName: "u",
-          Arn: USER,
-          UserPolicyList: [{ PolicyName: "p", PolicyDocument: doc(s.userPolicy) }],
-          ...(withBoundary && { PermissionsBoundary: { PermissionsBoundaryArn: boundaryArn } }),
-        },
-      ],
-      RoleDetailList: [
-        {
-          RoleName: "r",
-          Arn: ROLE,
-          AssumeRolePolicyDocument: doc(s.trustPolicy),
-          RolePolicyList: [{ PolicyName: "p", PolicyDocument: doc(s.rolePolicy) }],
-        },
-      ],
-      Policies: withBoundary
-        ? [
-            {
-              Arn: boundaryArn,
-              PolicyName: "boundary",
-              PolicyVersionList: [{ IsDefaultVersion: true, Document: doc(s.boundary ?? []) }],
-            },
-          ]
-        : [],
-    },
-    resourcePolicies: {
-      a: doc(s.bucketPolicy),
-      b: doc(s.bucketPolicy),
-      [RESOURCES[4] as string]: doc(s.keyPolicy),
-    },
-    ...(s.scp && {
-      organization: {
-        serviceControlPolicies: [{ target: "r-root", policies: [{ document: doc(s.scp) }] }],
-      },
-    }),
-  });
-}
 
 const RANK: Record<Decision, number> = {
   "explicit-deny": 0,
@@ -133,7 +26,7 @@ const RANK: Record<Decision, number> = {
   allowed: 2,
 };
 const requestArb = fc.record({
-  principal: fc.constantFrom(USER, ROLE),
+  principal: fc.constantFrom(USER, USER2, ROLE),
   action: fc.constantFrom(...ACTIONS),
   resource: fc.constantFrom(...RESOURCES),
 });

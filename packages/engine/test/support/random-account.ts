@@ -1,0 +1,157 @@
+import fc from "fast-check";
+import { createAccountModel } from "../../src/index.ts";
+
+/** Random small accounts for property tests: a user pair sharing policies, a role, a bucket policy, a key policy, a boundary and an SCP. */
+
+export const ACCOUNT = "111111111111";
+export const USER = `arn:aws:iam::${ACCOUNT}:user/u`;
+export const USER2 = `arn:aws:iam::${ACCOUNT}:user/v`;
+export const ROLE = `arn:aws:iam::${ACCOUNT}:role/r`;
+export const ACTIONS = [
+  "s3:GetObject",
+  "s3:PutObject",
+  "iam:CreateUser",
+  "kms:Decrypt",
+  "sts:AssumeRole",
+];
+export const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decrypt"];
+export const KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`;
+export const RESOURCES = [
+  "*",
+  "arn:aws:s3:::a/k",
+  "arn:aws:s3:::b/k",
+  "arn:aws:s3:::a/u/k",
+  ROLE,
+  KEY,
+];
+export const RESOURCE_PATTERNS = [
+  "*",
+  "arn:aws:s3:::a/*",
+  "arn:aws:s3:::*",
+  ROLE,
+  "arn:aws:kms:*",
+  "arn:aws:s3:::a/$" + "{aws:username}/*",
+];
+
+type Json = Record<string, unknown>;
+const conditionArb = fc.constantFrom<Json | undefined>(
+  undefined,
+  { StringEquals: { "aws:SourceVpc": "vpc-1" } },
+  { Bool: { "aws:SecureTransport": "true" } },
+  { StringEquals: { "aws:PrincipalType": "User" } },
+  { StringEquals: { "aws:PrincipalTag/team": "red" } },
+);
+export const statementArb = (
+  effect: "Allow" | "Deny",
+  withPrincipal: boolean,
+  patterns = PATTERNS,
+) =>
+  fc
+    .record({
+      actions: fc.subarray(patterns, { minLength: 1, maxLength: 3 }),
+      notAction: patterns === PATTERNS ? fc.boolean() : fc.constant(false),
+      resources: fc.subarray(RESOURCE_PATTERNS, { minLength: 1, maxLength: 2 }),
+      condition: conditionArb,
+      principal: fc.constantFrom<unknown>(
+        "*",
+        { AWS: ACCOUNT },
+        { AWS: USER },
+        { AWS: ROLE },
+        { AWS: USER2 },
+      ),
+    })
+    .map((s) => ({
+      Effect: effect,
+      [s.notAction ? "NotAction" : "Action"]: s.actions,
+      Resource: s.resources,
+      ...(s.condition && { Condition: s.condition }),
+      ...(withPrincipal && { Principal: s.principal }),
+    }));
+
+const doc = (statements: Json[]) => ({ Version: "2012-10-17", Statement: statements });
+const policySet = (withPrincipal: boolean, patterns = PATTERNS) =>
+  fc.array(
+    fc.oneof(
+      statementArb("Allow", withPrincipal, patterns),
+      statementArb("Deny", withPrincipal, patterns),
+    ),
+    {
+      maxLength: 3,
+    },
+  );
+
+export const scenarioOf = (patterns = PATTERNS) =>
+  fc.record({
+    userPolicy: policySet(false, patterns),
+    rolePolicy: policySet(false, patterns),
+    boundary: fc.option(policySet(false, patterns), { nil: undefined }),
+    scp: fc.option(policySet(false, patterns), { nil: undefined }),
+    bucketPolicy: policySet(true, patterns),
+    trustPolicy: policySet(true, patterns),
+    keyPolicy: policySet(true, patterns),
+  });
+export const scenarioArb = scenarioOf();
+/** Patterns that can only name actions of the catalogue above: no `*`, no NotAction. */
+export const NARROW_PATTERNS = PATTERNS.filter((p) => p !== "*");
+export type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+export type Location = keyof Scenario;
+export const LOCATIONS: Location[] = [
+  "userPolicy",
+  "rolePolicy",
+  "boundary",
+  "scp",
+  "bucketPolicy",
+  "trustPolicy",
+  "keyPolicy",
+];
+
+export function buildModel(s: Scenario) {
+  const boundaryArn = `arn:aws:iam::${ACCOUNT}:policy/boundary`;
+  const withBoundary = s.boundary !== undefined;
+  return createAccountModel({
+    authorizationDetails: {
+      UserDetailList: [
+        {
+          UserName: "u",
+          Arn: USER,
+          UserPolicyList: [{ PolicyName: "p", PolicyDocument: doc(s.userPolicy) }],
+          Tags: [{ Key: "team", Value: "red" }],
+          ...(withBoundary && { PermissionsBoundary: { PermissionsBoundaryArn: boundaryArn } }),
+        },
+        {
+          UserName: "v",
+          Arn: USER2,
+          UserPolicyList: [{ PolicyName: "p", PolicyDocument: doc(s.userPolicy) }],
+          ...(withBoundary && { PermissionsBoundary: { PermissionsBoundaryArn: boundaryArn } }),
+        },
+      ],
+      RoleDetailList: [
+        {
+          RoleName: "r",
+          Arn: ROLE,
+          AssumeRolePolicyDocument: doc(s.trustPolicy),
+          RolePolicyList: [{ PolicyName: "p", PolicyDocument: doc(s.rolePolicy) }],
+        },
+      ],
+      Policies: withBoundary
+        ? [
+            {
+              Arn: boundaryArn,
+              PolicyName: "boundary",
+              PolicyVersionList: [{ IsDefaultVersion: true, Document: doc(s.boundary ?? []) }],
+            },
+          ]
+        : [],
+    },
+    resourcePolicies: {
+      a: doc(s.bucketPolicy),
+      b: doc(s.bucketPolicy),
+      [KEY]: doc(s.keyPolicy),
+    },
+    ...(s.scp && {
+      organization: {
+        serviceControlPolicies: [{ target: "r-root", policies: [{ document: doc(s.scp) }] }],
+      },
+    }),
+  });
+}
