@@ -20,6 +20,11 @@ export type {
   MatchedStatement,
 } from "./authorize/authorization-result.ts";
 export { authorize } from "./authorize/authorize.ts";
+export {
+  formatAuthorization,
+  formatConditionAtom,
+  formatFormula,
+} from "./authorize/format-authorization.ts";
 export type { Issue } from "./issues.ts";
 export type { ConditionAtom, Formula } from "./logic/formula.ts";
 export { evaluateFormula, listAtoms } from "./logic/formula.ts";
@@ -53,3 +58,4 @@ export type {
   IamUser,
   Partition,
 } from "./snapshot/snapshot-types.ts";
+export { PARTITIONS } from "./snapshot/snapshot-types.ts";

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { authorize, createAccountModel, evaluateFormula } from "../src/index.ts";
+import {
+  authorize,
+  createAccountModel,
+  evaluateFormula,
+  formatAuthorization,
+} from "../src/index.ts";
 
 const A = "111111111111";
 const model = createAccountModel({
@@ -95,5 +100,33 @@ describe("authorize explanations", () => {
     const result = authorize(model, { ...request, principal: `arn:aws:iam::${A}:user/ghost` });
     expect(result.decision).toBe("implicit-deny");
     expect(result.issues[0]?.path).toBe("principal");
+  });
+});
+
+describe("formatAuthorization", () => {
+  it("renders the decision, the condition and each statement", () => {
+    const text = formatAuthorization(
+      authorize(model, {
+        principal: `arn:aws:iam::${A}:user/u`,
+        action: "s3:GetObject",
+        resource: "arn:aws:s3:::b/k",
+      }),
+    );
+    expect(text).toContain("decision: conditional");
+    const when = text.split("\n").find((l) => l.startsWith("allowed only when: ")) ?? "";
+    expect(when).toContain('NOT (IpAddress aws:SourceIp ["10.0.0.0/8"]');
+    expect(when).toContain(' AND Bool aws:MultiFactorAuthPresent ["true"]');
+    expect(text).toContain("Allow identity read Read [if conditions hold]");
+  });
+
+  it("names the policy type that stopped a denial", () => {
+    const text = formatAuthorization(
+      authorize(model, {
+        principal: `arn:aws:iam::${A}:user/u`,
+        action: "s3:PutObject",
+        resource: "*",
+      }),
+    );
+    expect(text.split("\n")[0]).toBe("decision: implicit-deny (stopped by identity)");
   });
 });

@@ -1,0 +1,49 @@
+import type { ConditionAtom, Formula } from "../logic/formula.ts";
+import type { AuthorizationResult } from "./authorization-result.ts";
+
+/** One undecided condition as text: `StringEquals aws:SourceVpc ["vpc-1"] (policy#Sid)`. */
+export function formatConditionAtom(atom: ConditionAtom): string {
+  return `${atom.operator} ${atom.key} ${JSON.stringify(atom.values)} (${atom.policyId}, ${atom.statement})`;
+}
+
+/** A condition formula as text with AND / OR / NOT and parentheses. */
+export function formatFormula(f: Formula): string {
+  switch (f.kind) {
+    case "true":
+      return "true";
+    case "false":
+      return "false";
+    case "atom":
+      return formatConditionAtom(f.atom);
+    case "not":
+      return `NOT (${formatFormula(f.item)})`;
+    case "and":
+    case "or":
+      return f.items
+        .map((item) =>
+          item.kind === "and" || item.kind === "or"
+            ? `(${formatFormula(item)})`
+            : formatFormula(item),
+        )
+        .join(f.kind === "and" ? " AND " : " OR ");
+  }
+}
+
+/** A decision and its explanation as readable lines, e.g. for a command-line tool. */
+export function formatAuthorization(result: AuthorizationResult): string {
+  const lines = [
+    `decision: ${result.decision}${result.stoppedBy ? ` (stopped by ${result.stoppedBy})` : ""}`,
+  ];
+  if (result.condition) lines.push(`allowed only when: ${formatFormula(result.condition)}`);
+  if (result.statements.length > 0) lines.push("matching statements:");
+  for (const s of result.statements) {
+    const via = s.attachedVia ? ` via ${s.attachedVia}` : "";
+    lines.push(
+      `  ${s.effect.padEnd(5)} ${s.policyType} ${s.policyName} ${s.statement}${via}${s.match === "conditional" ? " [if conditions hold]" : ""}`,
+    );
+  }
+  for (const note of result.notes) lines.push(`note: ${note}`);
+  for (const issue of result.issues)
+    lines.push(`${issue.severity}: ${issue.path}: ${issue.message}`);
+  return lines.join("\n");
+}
