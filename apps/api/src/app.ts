@@ -52,7 +52,6 @@ export function createApp(
 
   app.onError((error, c) => {
     const requestId = c.var.requestId;
-    c.header("x-request-id", requestId);
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return c.json(

@@ -13,9 +13,10 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     const requestLogger = logger.child({ requestId });
     c.set("requestId", requestId);
     c.set("logger", requestLogger);
+    // Set before the response exists: a header added afterwards makes Hono copy the response.
+    c.header("x-request-id", requestId);
     const started = performance.now();
     await next();
-    c.header("x-request-id", requestId);
     const caller = c.var.caller;
     requestLogger.info("request", {
       method: c.req.method,
