@@ -242,3 +242,51 @@ describe("analyzeAccount with assumed request context", () => {
     expect(decision).toBe("allowed");
   });
 });
+
+describe("analyzeAccount across accounts", () => {
+  const B = "222222222222";
+  const snapshots: AccountSnapshot[] = [
+    {
+      authorizationDetails: {
+        UserDetailList: [
+          user("dev", [doc(allow("sts:AssumeRole", `arn:aws:iam::${B}:role/*`))]),
+          user("idle", []),
+        ],
+      },
+    },
+    {
+      authorizationDetails: {
+        RoleDetailList: [
+          {
+            RoleName: "shared",
+            Arn: `arn:aws:iam::${B}:role/shared`,
+            AssumeRolePolicyDocument: doc({
+              Effect: "Allow",
+              Principal: { AWS: `arn:aws:iam::${A}:root` },
+              Action: "sts:AssumeRole",
+            }),
+          },
+        ],
+      },
+    },
+  ];
+
+  it("lists principals of another analysed account that can use a resource", () => {
+    const rows = [...analyzeAccount(snapshots).resourceAccessSummaries()].filter((r) =>
+      r.resourceArn.endsWith(":role/shared"),
+    );
+    const dev = rows.find((r) => r.principal === `arn:aws:iam::${A}:user/dev`);
+    expect(dev).toMatchObject({ inAccount: false, conditional: false, service: "STS" });
+    expect(rows.some((r) => r.principal.endsWith("/idle"))).toBe(false);
+  });
+
+  it("limits principals and resources to the accounts asked for", () => {
+    const onlyB = analyzeAccount(snapshots, { accounts: [B] });
+    expect(onlyB.principals.map((p) => p.principalName)).toEqual(["shared"]);
+    expect(onlyB.resources.map((r) => r.resourceArn)).toEqual([`arn:aws:iam::${B}:role/shared`]);
+    // Principals of every analysed account still count for who can use B's resources.
+    expect([...onlyB.resourceAccessSummaries()].map((r) => r.principal)).toContain(
+      `arn:aws:iam::${A}:user/dev`,
+    );
+  });
+});

@@ -18,7 +18,10 @@ import {
 import { describeResourceRow, summarizeResources } from "./summarize-resources.ts";
 
 export interface AnalyzeOptions {
-  /** Analyse only the principals and resources of these accounts (default: every account given). */
+  /**
+   * Report only the principals and resources of these accounts (default: every account
+   * given). Principals of every account still count in resource summaries.
+   */
   accounts?: readonly string[];
   /**
    * Request keys to assume for every request, e.g. `{ "aws:SecureTransport": true }` so
@@ -112,7 +115,7 @@ export function analyzeAccount(
     resources: resourceRecords.map(describeResourceRow),
     principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants),
     resourceAccessSummaries: () =>
-      summarizeResources(model, evaluator, index, records, resourceRecords),
+      summarizeResources(model, evaluator, index, [...model.principals.values()], resourceRecords),
     accessOf(principalArn, action, resource) {
       const record = model.principals.get(principalArn);
       const i = index.indexOf(action);
