@@ -3,10 +3,9 @@ import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { PolicyIds } from "./policy-traits.ts";
 
 /**
- * Hashes a principal's effective policy set: account (SCPs, RCPs, org), kind,
- * service-linked flag, boundary and identity policies. With `window`, only identity
- * policies that name an action of that window count. Policies that depend on the
- * principal (variables, principal-tag conditions) make the key the principal's own.
+ * Hashes a principal's effective policy set (account, kind, service-linked, boundary,
+ * identity policies; with `window`, only those naming its actions). Principal-dependent
+ * policies (variables, principal-tag conditions) make the key the principal's own.
  */
 export function policySetKey(
   model: AccountModel,

@@ -37,11 +37,9 @@ export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
 }
 
 /**
- * Who holds which capability on each resource with a resource-based policy. Principals
- * are grouped by the policies relevant to the resource's service; a group whose
- * policies do not single the resource out is evaluated once against a stand-in
- * resource and the resource's own policy outcome, and that result is shared by every
- * resource whose policy treats the group's principals alike.
+ * Who holds which capability on each resource with a resource-based policy. Groups whose
+ * policies do not single the resource out are evaluated against a stand-in resource plus
+ * the resource policy's outcome, shared by all resources whose policy treats them alike.
  */
 export function* summarizeResources(
   model: AccountModel,

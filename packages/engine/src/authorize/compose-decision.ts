@@ -41,10 +41,9 @@ export interface ComposedDecision<T> {
 }
 
 /**
- * AWS's evaluation logic, written once over any three-valued algebra: an explicit deny
- * anywhere wins; every RCP and SCP level must allow; then the grant, where a resource
- * policy naming the user or session grants alone in the same account, naming the role
- * ARN is still limited by the boundary, and naming the account only delegates to IAM.
+ * AWS's evaluation logic, written once over any three-valued algebra: explicit deny wins,
+ * every RCP and SCP level must allow, then the grant (same-account union, cross-account
+ * intersection, trust and key policies that must allow) as in `LayerOutcome`'s fields.
  */
 export function composeDecision<T>(
   alg: Algebra<T>,

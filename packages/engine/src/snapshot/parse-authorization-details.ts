@@ -23,10 +23,9 @@ import type {
 } from "./snapshot-types.ts";
 
 /**
- * Parses `aws iam get-account-authorization-details` output (object or JSON text).
- * Unknown fields are ignored; entries with missing identity fields are skipped with an
- * issue; attached policies absent from `Policies` are reported (AWS managed ones are
- * only listed there when the CLI was asked for them).
+ * Parses `aws iam get-account-authorization-details` output (object or JSON text). Unknown
+ * fields are ignored; broken entries are skipped with an issue; attached policies absent
+ * from `Policies` are reported (the CLI lists AWS managed ones only when asked).
  */
 export function parseAuthorizationDetails(raw: unknown): ParseResult<AuthorizationDetails> {
   const issues: Issue[] = [];
