@@ -8,6 +8,8 @@ import type { Statement } from "../policy/policy-types.ts";
 import { compileWildcard } from "../policy/wildcard.ts";
 import { setBit } from "./bits.ts";
 
+const PATTERN_CACHE_LIMIT = 50_000;
+
 /** The actions of one service prefix: a contiguous index range and the words covering it. */
 export interface PrefixWindow {
   prefix: string;
@@ -104,6 +106,8 @@ export class ActionIndex {
     const cached = this.patternCache.get(key);
     if (cached) return cached;
     this.patternsExpanded++;
+    // A shared index outlives analyses: keep its cache bounded.
+    if (this.patternCache.size >= PATTERN_CACHE_LIMIT) this.patternCache.clear();
     const bits = new Uint32Array(this.words);
     if (key === "*") bits.set(this.fullWindow.ownMask);
     else {
