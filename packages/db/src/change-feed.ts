@@ -28,7 +28,11 @@ export async function listenForChanges(url: string, handlers: ChangeHandlers): P
     onclose: () => handlers.disconnected(),
     connection: { application_name: "sightline-change-feed" },
   });
-  await client.listen("sightline_partner_changed", (id) => handlers.partnerChanged(id), () => handlers.resynchronised());
+  await client.listen(
+    "sightline_partner_changed",
+    (id) => handlers.partnerChanged(id),
+    () => handlers.resynchronised(),
+  );
   await client.listen("sightline_api_key_revoked", (id) => handlers.apiKeyRevoked(id));
   return { close: () => client.end({ timeout: 5 }) };
 }

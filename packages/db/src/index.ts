@@ -1,4 +1,5 @@
 export * from "./api-keys.ts";
+export { type ChangeFeed, type ChangeHandlers, listenForChanges } from "./change-feed.ts";
 export {
   type CreateDbOptions,
   createDb,
@@ -12,7 +13,6 @@ export {
   type RunningPostgres,
   startEmbeddedPostgres,
 } from "./embedded.ts";
-export { type ChangeFeed, type ChangeHandlers, listenForChanges } from "./change-feed.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
 export * from "./partner-customers.ts";
