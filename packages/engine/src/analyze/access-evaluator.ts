@@ -8,7 +8,7 @@ import {
 import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "../authorize/match-principal.ts";
-import { organizationScope } from "../authorize/organization-scope.ts";
+import { type OrganizationScope, organizationScope } from "../authorize/organization-scope.ts";
 import { RCP_SERVICE_PREFIXES } from "../authorize/rcp-services.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
@@ -85,15 +85,25 @@ export class AccessEvaluator {
     resource: string,
     window: PrefixWindow,
   ): ResourceSide {
+    return this.sideAndRequest(caller, record, resource, window).side;
+  }
+
+  private sideAndRequest(
+    caller: Caller,
+    record: PrincipalRecord | undefined,
+    resource: string,
+    window: PrefixWindow,
+  ): { side: ResourceSide; req: LayerRequest } {
     const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
     const req = this.request(caller, record, resource, window, info.accountId);
     const layer = info.record ? this.layer([info.record.policy], req, true) : EMPTY_LAYER;
-    return {
+    const side: ResourceSide = {
       layer,
       mustAllow: info.mustAllow,
       missingKeyPolicy: info.missingKeyPolicy,
       ...(info.accountId && { accountId: info.accountId }),
     };
+    return { side, req };
   }
 
   /**
@@ -109,10 +119,11 @@ export class AccessEvaluator {
     assumeIdentityAllows = false,
     side?: ResourceSide,
   ): TriSet {
-    const info = side ?? this.resourceSide(caller, record, resource, window);
-    const req = this.request(caller, record, resource, window, info.accountId);
+    const computed = side ? undefined : this.sideAndRequest(caller, record, resource, window);
+    const info = side ?? (computed as { side: ResourceSide }).side;
+    const req = computed?.req ?? this.request(caller, record, resource, window, info.accountId);
     const { alg } = req;
-    const scope = organizationScope(this.model, caller, record, info.accountId);
+    const scope = this.scopeOf(caller, record, info.accountId);
     const scp = (scope.scpLevels ?? []).map((level) => this.layer(level, req, false));
     // RCPs restrict only the actions of the services that support them.
     const covered = this.rcpMask(window);
@@ -175,6 +186,23 @@ export class AccessEvaluator {
       this.layerCache.set(scopeKey, cache);
     }
     return { resource, window, resolve, cache, caller, alg };
+  }
+
+  private readonly scopes = new Map<string, OrganizationScope>();
+
+  /** Which organization policies apply depends only on accounts, caller kind and the service-linked flag. */
+  private scopeOf(
+    caller: Caller,
+    record: PrincipalRecord | undefined,
+    accountId: string | undefined,
+  ): OrganizationScope {
+    const key = `${caller.accountId}|${caller.kind}|${record?.serviceLinked === true}|${accountId}`;
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = organizationScope(this.model, caller, record, accountId);
+      this.scopes.set(key, scope);
+    }
+    return scope;
   }
 
   private readonly rcpMasks = new Map<string, TriSet>();

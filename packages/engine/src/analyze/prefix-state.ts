@@ -15,8 +15,10 @@ export interface PrefixState {
   /** account|kind → group keys: these share how a resource policy treats unnamed principals. */
   classes: Map<string, string[]>;
   groupsByPolicy: Map<number, string[]>;
-  /** Statements naming window actions on specific resources: they may single a resource out. */
+  /** Statements naming window actions on resource patterns: they may single a resource out. */
   specific: { id: number; statement: Statement }[];
+  /** Policies by the exact resource ARNs their statements name (for window actions). */
+  exact: Map<string, number[]>;
   orgSpecific: Statement[];
   shared: Map<string, { key: string; list: CapabilityLevel[] }[]>;
   /** Principals by ARN and by unique ID. */
@@ -69,6 +71,7 @@ export function createPrefixState(
   const classes = new Map<string, string[]>();
   const groupsByPolicy = new Map<number, string[]>();
   const specific: PrefixState["specific"] = [];
+  const exact = new Map<string, number[]>();
   const seen = new Set<number>();
   const touches = (s: Statement) => {
     const bits = index.actionSet(s);
@@ -80,18 +83,23 @@ export function createPrefixState(
   for (const [key, members] of groups) {
     const rep = members[0] as PrincipalRecord;
     const cls = `${rep.accountId}|${rep.kind}`;
-    classes.set(cls, [...(classes.get(cls) ?? []), key]);
+    pushTo(classes, cls, key);
     const policies: Policy[] = [
       ...rep.identityPolicies,
       ...(rep.permissionsBoundary ? [rep.permissionsBoundary] : []),
     ];
     for (const policy of policies) {
       const id = evaluator.ids.idOf(policy.statements);
-      groupsByPolicy.set(id, [...(groupsByPolicy.get(id) ?? []), key]);
+      pushTo(groupsByPolicy, id, key);
       if (seen.has(id)) continue;
       seen.add(id);
-      for (const s of policy.statements)
-        if (touches(s) && !isStar(s)) specific.push({ id, statement: s });
+      for (const s of policy.statements) {
+        if (!touches(s) || isStar(s)) continue;
+        const patterns = s.resource ?? s.notResource ?? [];
+        // An exact ARN singles out only itself: index it instead of testing it per resource.
+        if (patterns.some((p) => /[*?]|\$\{/.test(p))) specific.push({ id, statement: s });
+        else for (const p of patterns) pushTo(exact, p, id);
+      }
     }
   }
   const orgSpecific: Statement[] = [];
@@ -114,10 +122,17 @@ export function createPrefixState(
     classes,
     groupsByPolicy,
     specific,
+    exact,
     orgSpecific,
     shared: new Map(),
     byName,
   };
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function isStar(s: Statement): boolean {
@@ -132,6 +147,9 @@ export function singledOut(
 ): Set<string> | "all" {
   if (state.orgSpecific.some((s) => matchesDiffer(s, literal, generic))) return "all";
   const out = new Set<string>();
+  for (const id of state.exact.get(literal) ?? []) {
+    for (const key of state.groupsByPolicy.get(id) ?? []) out.add(key);
+  }
   for (const { id, statement } of state.specific) {
     if (!matchesDiffer(statement, literal, generic)) continue;
     for (const key of state.groupsByPolicy.get(id) ?? []) out.add(key);

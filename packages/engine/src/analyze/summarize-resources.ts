@@ -76,7 +76,6 @@ export function* summarizeResources(
       ? new Set(state.groups.keys())
       : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
     const resourceType = shape.type;
-    const inAccount = (m: PrincipalRecord) => m.accountId === resource.accountId;
     if (!perPrincipal) {
       for (const [cls, keys] of state.classes) {
         const levels = sharedLevels(
@@ -102,7 +101,7 @@ export function* summarizeResources(
                 capability: level.capability,
                 principal: m.arn,
                 principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
-                inAccount: inAccount(m),
+                inAccount: m.accountId === resource.accountId,
                 conditional: level.conditional,
               };
             }
@@ -175,7 +174,11 @@ function sharedLevels(
   generics: readonly string[],
   named: ReadonlySet<string>,
 ): { key: string; list: CapabilityLevel[] }[] {
-  const rep = keys.map((k) => firstUnnamed(state.groups.get(k) ?? [], named)).find(Boolean);
+  let rep: PrincipalRecord | undefined;
+  for (const key of keys) {
+    rep = firstUnnamed(state.groups.get(key) ?? [], named);
+    if (rep) break;
+  }
   if (!rep) return [];
   const { window } = state;
   const sides = literals.map((l) => evaluator.resourceSide(callerOf(rep), rep, l, window));
