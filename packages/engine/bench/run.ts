@@ -1,5 +1,6 @@
 // Benchmark: pnpm --filter @sightline/engine bench [-- small|medium|large]
 import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
 import { listAwsActions } from "@sightline/capabilities";
 import { analyzeAccount, createAccountModel } from "../src/index.ts";
 import {
@@ -24,9 +25,13 @@ interface SizeResult {
   resources: number;
   parseMs: number;
   analysisMs: number;
+  /** CPU time of all the process's threads (GC included) during the analysis. */
+  analysisCpuMs: number;
   principalRows: number;
   resourceRows: number;
   peakRssMiB: number;
+  /** One-minute load average: other processes on this 2-core machine slow the wall time. */
+  loadAverage: number;
   heapUsedMiB: number;
   baselineMs: number;
   speedup: number;
@@ -40,6 +45,7 @@ function runSize(size: SizeName): SizeResult {
   const t0 = performance.now();
   const model = createAccountModel(snapshot);
   const t1 = performance.now();
+  const cpu0 = process.cpuUsage();
   const analysis = analyzeAccount(model);
   const sampled = sampleRequests(model, SAMPLING[size]);
   const { principalRows, resourceRows, principalCount, resourceCount } = collectRows(
@@ -47,6 +53,7 @@ function runSize(size: SizeName): SizeResult {
     sampled,
   );
   const t2 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   const heapUsedMiB = process.memoryUsage().heapUsed / 2 ** 20;
   const report = checkAgreement(model, analysis, principalRows, resourceRows, sampled);
   // The straightforward baseline: authorize for every principal × action on `*`, plus
@@ -69,9 +76,11 @@ function runSize(size: SizeName): SizeResult {
     resources: analysis.stats.resources,
     parseMs: t1 - t0,
     analysisMs: t2 - t1,
+    analysisCpuMs: (cpu.user + cpu.system) / 1000,
     principalRows: principalCount,
     resourceRows: resourceCount,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    loadAverage: loadavg()[0] ?? 0,
     heapUsedMiB,
     baselineMs,
     speedup: baselineMs / (t2 - t1),
@@ -81,9 +90,10 @@ function runSize(size: SizeName): SizeResult {
 }
 
 function format(r: SizeResult): string {
+  const load = r.loadAverage.toFixed(1);
   return [
-    `${r.size.padEnd(6)} principals=${r.principals} policy-sets=${r.policySets} resources=${r.resources}`,
-    `  parse ${r.parseMs.toFixed(0)} ms, analysis ${(r.analysisMs / 1000).toFixed(2)} s (${r.principalRows} principal rows, ${r.resourceRows} resource rows)`,
+    `${r.size.padEnd(6)} principals=${r.principals} policy-sets=${r.policySets} resources=${r.resources} (machine load ${load})`,
+    `  parse ${r.parseMs.toFixed(0)} ms, analysis ${(r.analysisMs / 1000).toFixed(2)} s wall, ${(r.analysisCpuMs / 1000).toFixed(2)} s CPU (${r.principalRows} principal rows, ${r.resourceRows} resource rows)`,
     `  peak RSS ${r.peakRssMiB.toFixed(0)} MiB (whole process, incl. generator), heap after analysis ${r.heapUsedMiB.toFixed(0)} MiB`,
     `  baseline (authorize per principal × action, scaled) ${(r.baselineMs / 1000).toFixed(0)} s → ${r.speedup.toFixed(0)}× faster`,
     `  agreement: ${r.checked} sampled requests checked, ${r.mismatches.length} mismatches`,
