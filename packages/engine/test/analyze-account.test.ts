@@ -290,3 +290,20 @@ describe("analyzeAccount across accounts", () => {
     );
   });
 });
+
+describe("IAM admin flag", () => {
+  it("counts administer-resource on a pattern covering every IAM resource of the account", () => {
+    const analysis = analyzeAccount({
+      authorizationDetails: {
+        UserDetailList: [
+          user("account-wide", [doc(allow("iam:*", `arn:aws:iam::${A}:*`))]),
+          user("one-role", [doc(allow("iam:*", `arn:aws:iam::${A}:role/app`))]),
+        ],
+      },
+    });
+    const flag = (name: string) =>
+      analysis.principals.find((p) => p.principalName === name)?.iamAdmin;
+    expect(flag("account-wide")).toBe("yes");
+    expect(flag("one-role")).toBe("no");
+  });
+});

@@ -99,15 +99,36 @@ export function summarizePolicySet(
     }
   }
   grants.push(...scoped.values());
-  const iam = wide.get(`${index.windows.get("iam")?.service ?? "IAM"}|administer-resource`);
   return {
     rep,
     grants,
     serviceWide: wide,
     governed,
-    iamAdmin: iam ? (iam.conditional ? "conditional" : "yes") : "no",
+    iamAdmin: iamAdminLevel(index, rep, grants),
     sets,
   };
+}
+
+/**
+ * administer-resource on IAM, service-wide or on a pattern that covers every IAM
+ * resource of the principal's account (such as `arn:aws:iam::123456789012:*`).
+ */
+function iamAdminLevel(
+  index: ActionIndex,
+  rep: PrincipalRecord,
+  grants: readonly CapabilityGrant[],
+): PolicySetSummary["iamAdmin"] {
+  const iam = index.windows.get("iam")?.service ?? "IAM";
+  const probes = ["user", "role", "group", "policy"].map(
+    (type) => `arn:${rep.partition}:iam::${rep.accountId}:${type}/\u0001any`,
+  );
+  const covers = (g: CapabilityGrant) =>
+    g.resource === "" || probes.every((arn) => matchesWildcard(g.resource, arn, false));
+  const admin = grants.filter(
+    (g) => g.service === iam && g.capability === "administer-resource" && covers(g),
+  );
+  if (admin.length === 0) return "no";
+  return admin.some((g) => !g.conditional) ? "yes" : "conditional";
 }
 
 /** Capabilities on a specific resource that service-wide access does not already give. */
