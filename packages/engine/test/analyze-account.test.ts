@@ -307,3 +307,52 @@ describe("IAM admin flag", () => {
     expect(flag("one-role")).toBe("no");
   });
 });
+
+describe("policies that depend on the principal", () => {
+  const users = Array.from({ length: 6 }, (_, i) =>
+    user(i < 2 ? `admin-${i}` : `dev-${i}`, [doc(allow("*"))], {
+      Tags: i % 2 === 0 ? [{ Key: "team", Value: "red" }] : [],
+    }),
+  );
+  const snapshot: AccountSnapshot = {
+    authorizationDetails: { UserDetailList: users },
+    organization: {
+      serviceControlPolicies: [
+        {
+          target: "r-root",
+          policies: [
+            {
+              document: doc(
+                allow("*"),
+                deny("iam:*", "*", {
+                  Condition: {
+                    ArnNotLike: { "aws:PrincipalArn": `arn:aws:iam::${A}:user/admin-*` },
+                  },
+                }),
+              ),
+            },
+          ],
+        },
+      ],
+    },
+  };
+
+  it("groups principals by how the policy treats them and agrees with authorize", () => {
+    const model = createAccountModel(snapshot);
+    const analysis = analyzeAccount(model);
+    expect(analysis.stats.policySets).toBe(2);
+    for (const p of model.principals.values()) {
+      const want = authorize(model, {
+        principal: p.arn,
+        action: "iam:CreateUser",
+        resource: "*",
+      }).decision;
+      expect(analysis.accessOf(p.arn, "iam:CreateUser", "*")).toBe(
+        want === "allowed" ? "allowed" : "denied",
+      );
+      expect(analysis.principals.find((r) => r.principalArn === p.arn)?.iamAdmin).toBe(
+        p.name.startsWith("admin") ? "yes" : "no",
+      );
+    }
+  });
+});

@@ -2,6 +2,12 @@ import type { Statement } from "../policy/policy-types.ts";
 
 const PRINCIPAL_KEYS = ["aws:username", "aws:userid", "aws:principalarn", "aws:principaltag/"];
 
+/** Condition keys whose value the engine derives from the principal itself. */
+export function isPrincipalKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return PRINCIPAL_KEYS.some((k) => lower.startsWith(k));
+}
+
 /**
  * Whether a policy's outcome can differ between principals of one account and kind:
  * policy variables, or conditions on the principal's name, ID, ARN or tags. Such
@@ -12,8 +18,7 @@ export function dependsOnPrincipal(statements: readonly Statement[]): boolean {
     for (const r of [...(s.resource ?? []), ...(s.notResource ?? [])])
       if (r.includes("${")) return true;
     for (const c of s.conditions) {
-      const key = c.key.toLowerCase();
-      if (PRINCIPAL_KEYS.some((k) => key.startsWith(k))) return true;
+      if (isPrincipalKey(c.key)) return true;
       if (c.values.some((v) => v.includes("${"))) return true;
     }
   }

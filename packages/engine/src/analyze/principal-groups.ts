@@ -1,11 +1,12 @@
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { PolicyIds } from "./policy-traits.ts";
+import { principalSignature } from "./principal-signature.ts";
 
 /**
  * Hashes a principal's effective policy set (account, kind, service-linked, boundary,
  * identity policies; with `window`, only those naming its actions). Principal-dependent
- * policies (variables, principal-tag conditions) make the key the principal's own.
+ * policies add how they treat this principal (`principalSignature`).
  */
 export function policySetKey(
   model: AccountModel,
@@ -19,19 +20,25 @@ export function policySetKey(
     ...(account?.serviceControlPolicies.flat() ?? []),
     ...(account?.resourceControlPolicies.flat() ?? []),
   ];
-  let dependent = orgPolicies.some((p) => ids.isDependent(p.statements));
+  const signatures: string[] = [];
+  const sign = (statements: PrincipalRecord["identityPolicies"][number]["statements"]) => {
+    if (ids.isDependent(statements))
+      signatures.push(`${ids.idOf(statements)}:${principalSignature(model, statements, record)}`);
+  };
+  for (const policy of orgPolicies)
+    if (!window || touchesWindow(index, policy.statements, window)) sign(policy.statements);
   const identity: number[] = [];
   for (const policy of record.identityPolicies) {
     if (window && !touchesWindow(index, policy.statements, window)) continue;
     identity.push(ids.idOf(policy.statements));
-    dependent ||= ids.isDependent(policy.statements);
+    sign(policy.statements);
   }
   const boundary = record.permissionsBoundary;
-  if (boundary) dependent ||= ids.isDependent(boundary.statements);
+  if (boundary) sign(boundary.statements);
   identity.sort((a, b) => a - b);
   const boundaryId = boundary ? ids.idOf(boundary.statements) : 0;
   const base = `${record.accountId}|${record.kind}|${record.serviceLinked ? 1 : 0}|${boundaryId}|${identity.join(",")}`;
-  return dependent ? `${base}|${record.arn}` : base;
+  return signatures.length > 0 ? `${base}|${signatures.join("|")}` : base;
 }
 
 function touchesWindow(
