@@ -72,6 +72,7 @@ const CONDITIONS = [
   { IpAddress: { "aws:SourceIp": "203.0.113.0/24" } },
   { StringEquals: { "aws:RequestedRegion": ["eu-west-1", "eu-central-1"] } },
   { StringEquals: { "aws:PrincipalAccount": ACCOUNT } },
+  { StringEquals: { "aws:PrincipalTag/team": "red" } },
 ];
 
 type Json = Record<string, unknown>;
@@ -318,7 +319,6 @@ export function generateAccount(size: AccountSize, seed = 42): AccountSnapshot {
             },
           ],
         },
-        { target: "ou-workloads", policies: [full] },
         { target: ACCOUNT, policies: [full] },
       ],
     },
