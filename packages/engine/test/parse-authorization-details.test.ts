@@ -141,3 +141,28 @@ describe("createAccountModel", () => {
     expect(model.issues.map((i) => i.path)).toContain("accounts[1].UserDetailList[0].UserName");
   });
 });
+
+describe("createAccountModel on malformed inputs", () => {
+  it("reports wrong shapes instead of throwing", () => {
+    const model = createAccountModel([
+      {
+        authorizationDetails: {
+          UserDetailList: [{ UserName: "u", Arn: "arn:aws:iam::111111111111:user/u" }],
+        },
+        resourcePolicies: "not an object" as never,
+        organization: { serviceControlPolicies: [{ target: "r-root", policies: "nope" }] as never },
+      },
+      null as never,
+    ]);
+    const paths = model.issues.map((i) => i.path);
+    expect(paths).toContain("accounts[0].resourcePolicies");
+    expect(paths).toContain("accounts[0].organization.serviceControlPolicies[0]");
+    expect(paths).toContain("accounts[1]");
+    const decision = authorize(model, {
+      principal: "arn:aws:iam::111111111111:user/u",
+      action: "s3:GetObject",
+      resource: "*",
+    });
+    expect(decision.stoppedBy).toBe("scp");
+  });
+});

@@ -9,7 +9,7 @@ import type {
 } from "./account-model.ts";
 import type { AccountSnapshot, OrganizationLevelInput } from "./account-snapshot.ts";
 import { parseAuthorizationDetails } from "./parse-authorization-details.ts";
-import { accountOfArn } from "./read-fields.ts";
+import { accountOfArn, isObject } from "./read-fields.ts";
 import {
   type AuthorizationDetails,
   type IamGroup,
@@ -32,11 +32,20 @@ export function createAccountModel(
   const accounts = new Map<string, AccountData>();
   const principals = new Map<string, PrincipalRecord>();
   const resourcePolicies = new Map<string, ResourcePolicyRecord>();
-  const parsed = snapshots.map((snapshot, i) => {
+  const parsed = snapshots.flatMap((snapshot, i) => {
     const prefix = snapshots.length > 1 ? `accounts[${i}].` : "";
+    if (!isObject(snapshot)) {
+      issues.push(
+        issueAt(
+          snapshots.length > 1 ? `accounts[${i}]` : "$",
+          "snapshot must be an object with authorizationDetails",
+        ),
+      );
+      return [];
+    }
     const result = parseAuthorizationDetails(snapshot.authorizationDetails);
     issues.push(...result.issues.map((issue) => ({ ...issue, path: prefix + issue.path })));
-    return { snapshot, details: result.value, prefix };
+    return [{ snapshot: snapshot as unknown as AccountSnapshot, details: result.value, prefix }];
   });
   const awsManaged = collectAwsManagedPolicies(parsed.map((p) => p.details));
   for (const { snapshot, details, prefix } of parsed) {
@@ -62,7 +71,10 @@ export function createAccountModel(
         accountId: role.accountId,
         policy: role.trustPolicy,
       });
-    for (const [key, document] of Object.entries(snapshot.resourcePolicies ?? {})) {
+    const resourceInputs = snapshot.resourcePolicies ?? {};
+    if (!isObject(resourceInputs))
+      issues.push(issueAt(`${prefix}resourcePolicies`, "must be an object keyed by resource ARN"));
+    for (const [key, document] of Object.entries(isObject(resourceInputs) ? resourceInputs : {})) {
       const record = toResourcePolicy(
         key,
         document,
@@ -224,12 +236,30 @@ function readLevels(
   path: string,
   issues: Issue[],
 ): Policy[][] {
-  return (levels ?? []).map((level, i) =>
-    level.policies.map((input, j) => {
-      const parsed = parsePolicyDocument(input.document, `${path}[${i}].policies[${j}].document`);
+  if (levels === undefined) return [];
+  // Input often comes straight from JSON files: check shapes rather than trust the types.
+  if (!Array.isArray(levels)) {
+    issues.push(issueAt(path, "must be an array of { target, policies }"));
+    return [];
+  }
+  return levels.map((level, i) => {
+    if (!isObject(level) || !Array.isArray(level.policies)) {
+      issues.push(
+        issueAt(`${path}[${i}]`, "must be { target, policies: [...] }; this level allows nothing"),
+      );
+      return [];
+    }
+    return level.policies.map((input, j) => {
+      const where = `${path}[${i}].policies[${j}]`;
+      const document = isObject(input) ? input.document : undefined;
+      const parsed = parsePolicyDocument(document, `${where}.document`);
       issues.push(...parsed.issues);
-      const id = input.id ?? `${level.target}#${type}#${j}`;
-      return { id, name: input.name ?? id, type, statements: parsed.statements };
-    }),
-  );
+      const id =
+        isObject(input) && typeof input.id === "string"
+          ? input.id
+          : `${String(level.target)}#${type}#${j}`;
+      const name = isObject(input) && typeof input.name === "string" ? input.name : id;
+      return { id, name, type, statements: parsed.statements };
+    });
+  });
 }
