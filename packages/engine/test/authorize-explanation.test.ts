@@ -130,3 +130,15 @@ describe("formatAuthorization", () => {
     expect(text.split("\n")[0]).toBe("decision: implicit-deny (stopped by identity)");
   });
 });
+
+describe("authorize on a malformed request", () => {
+  it("returns the problem as an issue", () => {
+    const result = authorize(model, {
+      principal: `arn:aws:iam::${A}:user/u`,
+      action: "",
+      resource: 42 as never,
+    });
+    expect(result.decision).toBe("implicit-deny");
+    expect(result.issues.map((i) => i.path)).toEqual(["action", "resource"]);
+  });
+});

@@ -26,6 +26,12 @@ import { resolveCaller } from "./resolve-caller.ts";
  */
 export function authorize(model: AccountModel, request: AuthorizationRequest): AuthorizationResult {
   const issues: Issue[] = [];
+  for (const field of ["principal", "action", "resource"] as const) {
+    if (typeof request[field] !== "string" || request[field] === "")
+      issues.push(issueAt(field, "must be a non-empty string"));
+  }
+  if (issues.length > 0)
+    return { decision: "implicit-deny", conditions: [], statements: [], notes: [], issues };
   const { caller, record, problem } = resolveCaller(model, request.principal, request.sessionName);
   if (problem) issues.push(issueAt("principal", problem));
   const resourceInfo = findResourcePolicy(model, request.action, request.resource);
