@@ -92,6 +92,15 @@ export class ActionIndex {
     return bits;
   }
 
+  /** Does a catalogue-wide action set hold an action of this window's own service? */
+  namesActionIn(actions: Uint32Array, window: PrefixWindow): boolean {
+    for (let w = window.firstWord; w < window.lastWord; w++) {
+      if (((actions[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0)
+        return true;
+    }
+    return false;
+  }
+
   indexOf(action: string): number | undefined {
     return this.byName.get(action.toLowerCase());
   }

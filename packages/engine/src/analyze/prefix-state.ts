@@ -73,13 +73,7 @@ export function createPrefixState(
   const specific: PrefixState["specific"] = [];
   const exact = new Map<string, number[]>();
   const seen = new Set<number>();
-  const touches = (s: Statement) => {
-    const bits = index.actionSet(s);
-    for (let w = window.firstWord; w < window.lastWord; w++)
-      if (((bits[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0)
-        return true;
-    return false;
-  };
+  const touches = (s: Statement) => index.namesActionIn(index.actionSet(s), window);
   for (const [key, members] of groups) {
     const rep = members[0] as PrincipalRecord;
     const cls = `${rep.accountId}|${rep.kind}`;

@@ -46,14 +46,7 @@ function touchesWindow(
   statements: PrincipalRecord["identityPolicies"][number]["statements"],
   window: PrefixWindow,
 ): boolean {
-  for (const s of statements) {
-    const bits = index.actionSet(s);
-    for (let w = window.firstWord; w < window.lastWord; w++) {
-      if (((bits[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0)
-        return true;
-    }
-  }
-  return false;
+  return statements.some((s) => index.namesActionIn(index.actionSet(s), window));
 }
 
 /** Groups principals by key, keeping first-seen order. */

@@ -186,14 +186,8 @@ export function windowsOf(index: ActionIndex, actions: Uint32Array): PrefixWindo
   const cached = windowCache.get(actions);
   if (cached) return cached;
   const out: PrefixWindow[] = [];
-  for (const window of index.windows.values()) {
-    for (let w = window.firstWord; w < window.lastWord; w++) {
-      if (((actions[w] as number) & (window.ownMask[w - window.firstWord] as number)) !== 0) {
-        out.push(window);
-        break;
-      }
-    }
-  }
+  for (const window of index.windows.values())
+    if (index.namesActionIn(actions, window)) out.push(window);
   windowCache.set(actions, out);
   return out;
 }
