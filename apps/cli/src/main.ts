@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
+import { formatAuthorization } from "@sightline/engine";
 import { runAnalyze } from "./analyze-command.ts";
-import { formatDecision, runAuthorize } from "./authorize-command.ts";
+import { runAuthorize } from "./authorize-command.ts";
 
 const USAGE = `usage:
   sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
@@ -84,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
       ...(values["session-name"] ? { sessionName: values["session-name"] } : {}),
     });
     process.stdout.write(
-      `${values.json ? JSON.stringify(result, null, 2) : formatDecision(result)}\n`,
+      `${values.json ? JSON.stringify(result, null, 2) : formatAuthorization(result)}\n`,
     );
     return result.decision === "allowed" ? 0 : 1;
   }
