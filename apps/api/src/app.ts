@@ -51,7 +51,7 @@ export function createApp(
   });
 
   app.onError((error, c) => {
-    const requestId = c.var.requestId;
+    const requestId = c.get("requestId");
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return c.json(
@@ -68,7 +68,7 @@ export function createApp(
       return c.json({ message: error.message, code: "INVALID_INPUT", requestId }, error.status);
     }
     // Unknown errors stay opaque: database messages contain SQL.
-    c.var.logger.error("unhandled error", describeError(error));
+    c.get("logger").error("unhandled error", describeError(error));
     return c.json({ message: "Internal server error", code: "INTERNAL", requestId }, 500);
   });
   return app;

@@ -67,7 +67,7 @@ export function isAllowed(
 
 function authorize(access: Access): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const caller = c.var.caller;
+    const caller = c.get("caller");
     if (access.kind === "operator" && caller.kind !== "operator") {
       throw new AppError("FORBIDDEN", `Caller is not authorized to ${access.operation}`);
     }
@@ -127,7 +127,7 @@ export function registerRoute(app: Hono<AppEnv>, deps: AppDeps, route: RouteDef)
     const result = await route.handler({
       params: route.params ? valid.valid("param") : {},
       body: route.body ? valid.valid("json") : undefined,
-      caller: c.var.caller,
+      caller: c.get("caller"),
       deps,
       c,
     });

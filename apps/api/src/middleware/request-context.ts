@@ -17,7 +17,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     c.header("x-request-id", requestId);
     const started = performance.now();
     await next();
-    const caller = c.var.caller;
+    const caller = c.get("caller");
     requestLogger.info("request", {
       method: c.req.method,
       path: c.req.path,
