@@ -91,21 +91,7 @@ export function* summarizeResources(
         );
         for (const { key, list } of levels) {
           if (singledKeys.has(key)) continue;
-          const members = unnamedMembers(state, key, named);
-          for (const level of list) {
-            for (const m of members) {
-              yield {
-                resourceArn: resource.resourceArn,
-                resourceType,
-                service: window.service,
-                capability: level.capability,
-                principal: m.arn,
-                principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
-                inAccount: m.accountId === resource.accountId,
-                conditional: level.conditional,
-              };
-            }
-          }
+          yield* emitRows(resource, resourceType, window, unnamedMembers(state, key, named), list);
         }
       }
       for (const key of singledKeys) {
@@ -114,6 +100,7 @@ export function* summarizeResources(
         const sets = literals.map((l) => evaluator.evaluatePrincipal(rep, l, window));
         yield* emitRows(
           resource,
+          resourceType,
           window,
           unnamedMembers(state, key, named),
           capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
@@ -124,6 +111,7 @@ export function* summarizeResources(
       const sets = literals.map((l) => evaluator.evaluatePrincipal(m, l, window));
       yield* emitRows(
         resource,
+        resourceType,
         window,
         [m],
         capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
@@ -214,11 +202,11 @@ function sharedLevels(
 
 function* emitRows(
   resource: ResourcePolicyRecord,
+  resourceType: ResourceAccessSummary["resourceType"],
   window: PrefixWindow,
   members: readonly PrincipalRecord[],
   levels: readonly CapabilityLevel[],
 ): Generator<ResourceAccessSummary> {
-  const resourceType = describeResource(resource).type;
   for (const level of levels) {
     for (const m of members) {
       yield {
