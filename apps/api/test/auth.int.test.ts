@@ -92,7 +92,12 @@ describe.each(protectedRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`,
     });
 
     it("answers 403 to another partner's key and to a customer key, and changes nothing", async () => {
-      if (route.access.kind === "authenticated") return;
+      if (route.access.kind === "authenticated") {
+        // Documents any caller may read: every kind of key gets them.
+        for (const key of [intruder.key, customerKey])
+          expect((await request(key)).status).toBe(200);
+        return;
+      }
       const before = await victimState();
       for (const key of [intruder.key, customerKey]) {
         for (const body of [undefined, { junk: true }]) {

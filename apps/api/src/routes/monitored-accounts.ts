@@ -17,6 +17,15 @@ import { defineRoute } from "../route.ts";
 import { bodyErrors, forbidden, notFound, unauthorized, validationFailed } from "./responses.ts";
 
 const partnerScope = (p: Record<string, string>) => ({ partnerId: p.partnerId ?? "" });
+function partnerCustomerNotConfigured(p: {
+  partnerId: string;
+  partnerCustomerId: string;
+}): AppError {
+  return new AppError(
+    "NOT_FOUND",
+    `Customer ${p.partnerCustomerId} of partner ${p.partnerId} is not configured: PUT /partner/${p.partnerId}/customer/${p.partnerCustomerId} first`,
+  );
+}
 const accountOf = (p: Record<string, string>) =>
   `account ${p.accountId} of partner ${p.partnerId} customer ${p.partnerCustomerId}`;
 
@@ -59,12 +68,7 @@ export const putMonitoredAccount = defineRoute({
       }
     }
     const record = await upsertMonitoredAccount(deps.db, body);
-    if (!record) {
-      throw new AppError(
-        "NOT_FOUND",
-        `Customer ${body.partnerCustomerId} of partner ${body.partnerId} is not configured: PUT /partner/${body.partnerId}/customer/${body.partnerCustomerId} first`,
-      );
-    }
+    if (!record) throw partnerCustomerNotConfigured(body);
     return { status: 200, body: record };
   },
 });
@@ -133,12 +137,7 @@ export const listMonitoredAccountsRoute = defineRoute({
       `accounts:${partnerId}:${partnerCustomerId}`,
       () => listMonitoredAccounts(deps.db, params),
     );
-    if (json === undefined) {
-      throw new AppError(
-        "NOT_FOUND",
-        `Customer ${params.partnerCustomerId} of partner ${params.partnerId} is not configured`,
-      );
-    }
+    if (json === undefined) throw partnerCustomerNotConfigured(params);
     return { status: 200, json };
   },
 });
