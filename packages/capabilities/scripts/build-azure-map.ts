@@ -80,7 +80,7 @@ export function buildAzureMap(): AzureMapFile {
   return {
     source: {
       files: { [ROLES_FILE]: sha256(rolesText), [MAP_FILE]: sha256(mapText) },
-      note: "shared/reference/azure (iann0036/iam-dataset); see its README",
+      note: "packages/capabilities/reference/azure (iann0036/iam-dataset); see its README",
     },
     providers,
   };
