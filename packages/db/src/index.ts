@@ -1,4 +1,7 @@
+export * from "./account-context.ts";
+export * from "./account-snapshots.ts";
 export * from "./api-keys.ts";
+export * from "./boot/index.ts";
 export { type ChangeFeed, type ChangeHandlers, listenForChanges } from "./change-feed.ts";
 export {
   type CreateDbOptions,
@@ -7,13 +10,17 @@ export {
   type DbHandle,
   type Executor,
 } from "./client.ts";
+export * from "./customer-accounts.ts";
 export * from "./direct-customers.ts";
 export {
   type EmbeddedPostgresOptions,
   type RunningPostgres,
   startEmbeddedPostgres,
 } from "./embedded.ts";
+export * from "./execution-credentials.ts";
+export * from "./executions.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
 export * from "./partner-customers.ts";
 export * from "./partners.ts";
+export { rawQuery, sqlExecutorOf } from "./raw-query.ts";

@@ -1,10 +1,12 @@
-import type {
-  AccountMonitoringConfig,
-  DeletedMonitoredAccount,
-  MonitoredAccountRecord,
-  Provider,
+import {
+  type AccountMonitoringConfig,
+  type DeletedMonitoredAccount,
+  type MonitoredAccountRecord,
+  PLAN_LIMITS,
+  type Provider,
+  type SubscriptionPlanName,
 } from "@sightline/domain";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import type { PartnerCustomerKey } from "./partner-customers.ts";
 import { monitoredAccounts, partnerCustomers } from "./schema.ts";
@@ -13,9 +15,12 @@ export interface MonitoredAccountKey extends PartnerCustomerKey {
   accountId: string;
 }
 
-function customerIdOf(db: Executor, key: PartnerCustomerKey, lock: boolean) {
+function customerIdOf(db: Executor, key: PartnerCustomerKey, lock?: "update") {
   const query = db
-    .select({ customerId: partnerCustomers.customerId })
+    .select({
+      customerId: partnerCustomers.customerId,
+      plan: partnerCustomers.subscriptionPlanName,
+    })
     .from(partnerCustomers)
     .where(
       and(
@@ -23,17 +28,43 @@ function customerIdOf(db: Executor, key: PartnerCustomerKey, lock: boolean) {
         eq(partnerCustomers.partnerCustomerId, key.partnerCustomerId),
       ),
     );
-  return (lock ? query.for("share") : query).then((rows) => rows[0]?.customerId);
+  return (lock ? query.for(lock) : query).then((rows) => rows[0]);
 }
 
-/** Creates or replaces an account's monitoring; undefined when the partner customer is unknown. */
+const ofCustomer = (key: PartnerCustomerKey) =>
+  and(
+    eq(monitoredAccounts.partnerId, key.partnerId),
+    eq(monitoredAccounts.partnerCustomerId, key.partnerCustomerId),
+  );
+
+/** What storing an account's monitoring did. */
+export type UpsertAccountResult<R> =
+  | { kind: "stored"; record: R }
+  | { kind: "unknown-customer" }
+  | { kind: "limit-reached"; plan: SubscriptionPlanName; limit: number };
+
+/**
+ * Creates or replaces an account's monitoring. A new account beyond the customer's plan limit
+ * is refused; the customer's row is locked so that concurrent PUTs cannot pass it together.
+ */
 export async function upsertMonitoredAccount(
   db: Executor,
   input: AccountMonitoringConfig,
-): Promise<MonitoredAccountRecord | undefined> {
+): Promise<UpsertAccountResult<MonitoredAccountRecord>> {
   return db.transaction(async (tx) => {
-    const customerId = await customerIdOf(tx, input, true);
-    if (!customerId) return undefined;
+    const customer = await customerIdOf(tx, input, "update");
+    if (!customer) return { kind: "unknown-customer" };
+    const plan = customer.plan as SubscriptionPlanName;
+    const limit = PLAN_LIMITS[plan].monitoredAccounts;
+    const [counted] = await tx
+      .select({
+        total: count(),
+        self: count(sql`case when ${monitoredAccounts.accountId} = ${input.accountId} then 1 end`),
+      })
+      .from(monitoredAccounts)
+      .where(ofCustomer(input));
+    if (counted && counted.self === 0 && counted.total >= limit)
+      return { kind: "limit-reached", plan, limit };
     const values = {
       partnerId: input.partnerId,
       partnerCustomerId: input.partnerCustomerId,
@@ -59,11 +90,14 @@ export async function upsertMonitoredAccount(
         },
       });
     return {
-      partnerId: input.partnerId,
-      partnerCustomerId: input.partnerCustomerId,
-      customerId,
-      provider: input.provider,
-      accountId: input.accountId,
+      kind: "stored",
+      record: {
+        partnerId: input.partnerId,
+        partnerCustomerId: input.partnerCustomerId,
+        customerId: customer.customerId,
+        provider: input.provider,
+        accountId: input.accountId,
+      },
     };
   });
 }
@@ -76,17 +110,12 @@ export async function deleteMonitoredAccount(
   db: Executor,
   key: MonitoredAccountKey,
 ): Promise<DeletedMonitoredAccount | undefined> {
-  const customerId = await customerIdOf(db, key, false);
-  if (!customerId) return undefined;
+  const customer = await customerIdOf(db, key);
+  if (!customer) return undefined;
+  const { customerId } = customer;
   const [deleted] = await db
     .delete(monitoredAccounts)
-    .where(
-      and(
-        eq(monitoredAccounts.partnerId, key.partnerId),
-        eq(monitoredAccounts.partnerCustomerId, key.partnerCustomerId),
-        eq(monitoredAccounts.accountId, key.accountId),
-      ),
-    )
+    .where(and(ofCustomer(key), eq(monitoredAccounts.accountId, key.accountId)))
     .returning({ provider: monitoredAccounts.provider });
   return {
     partnerId: key.partnerId,

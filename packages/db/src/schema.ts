@@ -2,8 +2,10 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   check,
+  customType,
   foreignKey,
   index,
+  integer,
   jsonb,
   pgSequence,
   pgTable,
@@ -81,8 +83,31 @@ export const monitoredAccounts = pgTable(
 export const directCustomers = pgTable("direct_customers", {
   customerId: text("customer_id").primaryKey(),
   name: text("name"),
+  subscriptionPlanName: text("subscription_plan_name").notNull().default("Starter"),
+  awsEncryptionKeyId: text("aws_encryption_key_id"),
+  deliveryDestinations: jsonb("delivery_destinations")
+    .$type<Record<string, unknown>>()
+    .notNull()
+    .default({}),
+  featureFlags: jsonb("feature_flags").$type<Record<string, boolean>>().notNull().default({}),
   ...timestamps,
 });
+
+/** Accounts a direct customer monitors (partner customers' are in monitored_accounts). */
+export const customerAccounts = pgTable(
+  "customer_accounts",
+  {
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => directCustomers.customerId, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    provider: text("provider").notNull(),
+    auditorAuthMethod: text("auditor_auth_method").notNull(),
+    auditorAuthConfig: jsonb("auditor_auth_config").$type<Record<string, unknown>>(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.accountId] })],
+);
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -100,5 +125,79 @@ export const apiKeys = pgTable(
     uniqueIndex("api_keys_key_hash_key").on(t.keyHash),
     index("api_keys_partner_id_idx").on(t.partnerId),
     check("api_keys_one_scope", sql`(partner_id is null) <> (customer_id is null)`),
+  ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * One analysis of one account. `customer_id` is the direct customer's ID or the partner
+ * customer's mapped ID; at most one execution per account is queued or running at a time.
+ */
+export const executions = pgTable(
+  "executions",
+  {
+    executionId: text("execution_id").primaryKey(),
+    kind: text("kind").notNull(),
+    customerId: text("customer_id").notNull(),
+    accountId: text("account_id").notNull(),
+    partnerId: text("partner_id"),
+    partnerCustomerId: text("partner_customer_id"),
+    provider: text("provider").notNull(),
+    authMethod: text("auth_method").notNull(),
+    status: text("status").notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    reportKeys: jsonb("report_keys").$type<string[]>().notNull().default([]),
+    warnings: jsonb("warnings")
+      .$type<{ code: string; message: string; resourceArn?: string }[]>()
+      .notNull()
+      .default([]),
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("executions_account_created_idx").on(t.customerId, t.accountId, t.createdAt.desc()),
+    uniqueIndex("executions_one_active_per_account")
+      .on(t.customerId, t.accountId)
+      .where(sql`status in ('queued', 'running')`),
+    check("executions_kind", sql`kind in ('ondemand', 'daily')`),
+    check("executions_status", sql`status in ('queued', 'running', 'succeeded', 'failed')`),
+  ],
+);
+
+/**
+ * A caller's own STS credentials for one execution, only ever encrypted: AES-256-GCM under a
+ * data key of its own, itself wrapped by the master key (local or KMS). Deleted once collected.
+ */
+export const executionCredentials = pgTable("execution_credentials", {
+  executionId: text("execution_id")
+    .primaryKey()
+    .references(() => executions.executionId, { onDelete: "cascade" }),
+  keySource: text("key_source").notNull(),
+  masterKeyId: text("master_key_id").notNull(),
+  wrappedKey: bytea("wrapped_key").notNull(),
+  iv: bytea("iv").notNull(),
+  ciphertext: bytea("ciphertext").notNull(),
+  authTag: bytea("auth_tag").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/** What collection found, gzip-compressed JSON as the engine consumes it; newest answers endpoint 12. */
+export const accountSnapshots = pgTable(
+  "account_snapshots",
+  {
+    executionId: text("execution_id")
+      .primaryKey()
+      .references(() => executions.executionId, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    accountId: text("account_id").notNull(),
+    collectedAt: timestamp("collected_at", { withTimezone: true, mode: "date" }).notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [
+    index("account_snapshots_account_idx").on(t.customerId, t.accountId, t.collectedAt.desc()),
   ],
 );

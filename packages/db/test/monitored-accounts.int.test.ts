@@ -30,7 +30,7 @@ describe("monitored accounts", () => {
     const ref = await newPartnerCustomer();
     const key = { partnerId: ref.partnerId, partnerCustomerId: ref.partnerCustomerId };
     for (const accountId of ["222222222222", "111111111111"]) {
-      const record = await upsertMonitoredAccount(handle.db, {
+      const result = await upsertMonitoredAccount(handle.db, {
         ...key,
         accountId,
         provider: "aws",
@@ -40,7 +40,7 @@ describe("monitored accounts", () => {
           externalId: "ext-1",
         },
       });
-      expect(record?.customerId).toBe(ref.customerId);
+      expect(result).toMatchObject({ kind: "stored", record: { customerId: ref.customerId } });
     }
     const listed = await listMonitoredAccounts(handle.db, key);
     expect(listed?.map((r) => r.accountId)).toEqual(["111111111111", "222222222222"]);
@@ -70,7 +70,7 @@ describe("monitored accounts", () => {
       provider: "aws",
       auditorAuthMethod: "cvs",
     });
-    expect(upserted).toBeUndefined();
+    expect(upserted).toEqual({ kind: "unknown-customer" });
   });
 
   it("lists an existing partner customer with no accounts as empty", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CustomerId, PartnerId } from "./identifiers.ts";
+import { SubscriptionPlanName } from "./partner-customer.ts";
 
 /** Body of `POST /admin/api-keys`: exactly one scope, a partner or a direct customer. */
 export const CreateApiKeyRequest = z
@@ -28,6 +29,7 @@ export const CreatedApiKey = z.object({
 });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
+/** Body of `PUT /admin/customers/{customerId}`: the operator registers a customer and its plan. */
 export const DirectCustomerConfig = z.strictObject({
   customerId: CustomerId,
   name: z
@@ -36,12 +38,14 @@ export const DirectCustomerConfig = z.strictObject({
     .min(1, "must not be empty")
     .max(200, "must be at most 200 characters")
     .optional(),
+  subscriptionPlanName: SubscriptionPlanName.optional(),
 });
 export type DirectCustomerConfig = z.infer<typeof DirectCustomerConfig>;
 
 export const DirectCustomerRecord = z.object({
   customerId: CustomerId,
   name: z.string().optional(),
+  subscriptionPlanName: SubscriptionPlanName,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

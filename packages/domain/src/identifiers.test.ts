@@ -1,6 +1,15 @@
+import { PARTITIONS } from "@sightline/engine/arn";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AccountId, CustomerId, PartnerCustomerId, PartnerId } from "./identifiers.ts";
+import {
+  AccountId,
+  AwsPartition,
+  CustomerId,
+  PartnerCustomerId,
+  PartnerId,
+  Provider,
+} from "./identifiers.ts";
+import { KmsKeyArn } from "./partner.ts";
 
 describe("identifier patterns (section 2.1)", () => {
   it("accept what the contract allows", () => {
@@ -37,5 +46,18 @@ describe("identifier patterns (section 2.1)", () => {
         expect(PartnerCustomerId.safeParse(value).success).toBe(expected);
       }),
     );
+  });
+});
+
+describe("partitions", () => {
+  it("are the engine's list, for providers and for KMS key ARNs", () => {
+    expect(AwsPartition.options).toEqual([...PARTITIONS]);
+    expect(Provider.options).toEqual([...PARTITIONS, "azure", "azure-government"]);
+    const key = (partition: string) =>
+      `arn:${partition}:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
+    for (const partition of PARTITIONS)
+      expect(KmsKeyArn.safeParse(key(partition)).success).toBe(true);
+    for (const other of ["aws-cn", "azure", "awsx"])
+      expect(KmsKeyArn.safeParse(key(other)).success).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { PARTITIONS } from "@sightline/engine/arn";
 import { z } from "zod";
 
 /** Identifier patterns of the interface contract, section 2.1. Each message names the rule. */
@@ -41,18 +42,15 @@ export const AccountId = z
   );
 export type AccountId = z.infer<typeof AccountId>;
 
-export const Provider = z.enum([
-  "aws",
-  "aws-us-gov",
-  "aws-iso",
-  "aws-iso-b",
-  "azure",
-  "azure-government",
-]);
-export type Provider = z.infer<typeof Provider>;
-
-export const AwsPartition = z.enum(["aws", "aws-us-gov", "aws-iso", "aws-iso-b"]);
+/** The AWS providers are the engine's partitions: one list for validation and analysis. */
+export const AwsPartition = z.enum(PARTITIONS);
 export type AwsPartition = z.infer<typeof AwsPartition>;
+
+export const AzureCloud = z.enum(["azure", "azure-government"]);
+export type AzureCloud = z.infer<typeof AzureCloud>;
+
+export const Provider = z.enum([...AwsPartition.options, ...AzureCloud.options]);
+export type Provider = z.infer<typeof Provider>;
 
 /** The AWS partition of a provider, or undefined for Azure. */
 export function partitionOfProvider(provider: Provider): AwsPartition | undefined {

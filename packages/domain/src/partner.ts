@@ -1,3 +1,4 @@
+import { isPartition, parseArn } from "@sightline/engine/arn";
 import { z } from "zod";
 import { PartnerId } from "./identifiers.ts";
 
@@ -29,12 +30,20 @@ export type DeliverToS3 = z.infer<typeof DeliverToS3>;
 export const PartnerDeliveryDestinations = z.strictObject({ DeliverToS3: DeliverToS3.optional() });
 export type PartnerDeliveryDestinations = z.infer<typeof PartnerDeliveryDestinations>;
 
-export const KmsKeyArn = z
-  .string()
-  .regex(
-    /^arn:(aws|aws-us-gov|aws-iso|aws-iso-b|aws-cn):kms:[a-z0-9-]+:\d{12}:(key\/(mrk-)?[0-9a-fA-F-]{32,36}|alias\/[A-Za-z0-9/_-]{1,250})$/,
-    "must be a KMS key or alias ARN, e.g. arn:aws:kms:us-east-1:123456789012:key/<key id>",
+const kmsResource = /^(key\/(mrk-)?[0-9a-fA-F-]{32,36}|alias\/[A-Za-z0-9/_-]{1,250})$/;
+
+/** A KMS key or alias ARN in one of the supported partitions. */
+export const KmsKeyArn = z.string().refine((text) => {
+  const arn = parseArn(text);
+  return (
+    arn !== undefined &&
+    isPartition(arn.partition) &&
+    arn.service === "kms" &&
+    /^[a-z0-9-]+$/.test(arn.region) &&
+    /^\d{12}$/.test(arn.accountId) &&
+    kmsResource.test(arn.resource)
   );
+}, "must be a KMS key or alias ARN, e.g. arn:aws:kms:us-east-1:123456789012:key/<key id>");
 
 /** Partner configuration (section 2.2); the request body of endpoint 6 and response of 7. */
 export const PartnerConfig = z

@@ -1,0 +1,88 @@
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import type { Executor } from "./client.ts";
+import { accountSnapshots } from "./schema.ts";
+
+export interface StoredSnapshot {
+  executionId: string;
+  customerId: string;
+  accountId: string;
+  collectedAt: Date;
+  /** gzip-compressed JSON. */
+  data: Buffer;
+}
+
+export async function insertSnapshot(db: Executor, snapshot: StoredSnapshot): Promise<void> {
+  await db
+    .insert(accountSnapshots)
+    .values(snapshot)
+    .onConflictDoUpdate({
+      target: accountSnapshots.executionId,
+      set: { data: snapshot.data, collectedAt: snapshot.collectedAt },
+    });
+}
+
+export async function getSnapshotOfExecution(
+  db: Executor,
+  executionId: string,
+): Promise<StoredSnapshot | undefined> {
+  const [row] = await db
+    .select()
+    .from(accountSnapshots)
+    .where(eq(accountSnapshots.executionId, executionId));
+  return row;
+}
+
+/** The newest snapshot of an account (what endpoint 12 answers from). */
+export async function latestSnapshot(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+): Promise<StoredSnapshot | undefined> {
+  const [row] = await db
+    .select()
+    .from(accountSnapshots)
+    .where(
+      and(
+        eq(accountSnapshots.customerId, key.customerId),
+        eq(accountSnapshots.accountId, key.accountId),
+      ),
+    )
+    .orderBy(desc(accountSnapshots.collectedAt))
+    .limit(1);
+  return row;
+}
+
+/** Deletes snapshots collected before `before`, except each account's newest. */
+export async function deleteSnapshotsBefore(db: Executor, before: Date): Promise<number> {
+  const newest = db
+    .selectDistinctOn([accountSnapshots.customerId, accountSnapshots.accountId], {
+      executionId: accountSnapshots.executionId,
+    })
+    .from(accountSnapshots)
+    .orderBy(
+      accountSnapshots.customerId,
+      accountSnapshots.accountId,
+      desc(accountSnapshots.collectedAt),
+    );
+  const deleted = await db
+    .delete(accountSnapshots)
+    .where(
+      and(
+        lt(accountSnapshots.collectedAt, before),
+        sql`${accountSnapshots.executionId} not in ${newest}`,
+      ),
+    )
+    .returning({ executionId: accountSnapshots.executionId });
+  return deleted.length;
+}
+
+/** The newest snapshot of each of a customer's accounts (endpoint 12 spans them all). */
+export async function latestSnapshotsOfCustomer(
+  db: Executor,
+  customerId: string,
+): Promise<StoredSnapshot[]> {
+  return db
+    .selectDistinctOn([accountSnapshots.accountId])
+    .from(accountSnapshots)
+    .where(eq(accountSnapshots.customerId, customerId))
+    .orderBy(accountSnapshots.accountId, desc(accountSnapshots.collectedAt));
+}

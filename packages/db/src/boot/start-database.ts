@@ -1,0 +1,38 @@
+import path from "node:path";
+import type { Logger } from "@sightline/logging";
+import { startEmbeddedPostgres } from "../embedded.ts";
+import { runMigrations } from "../migrate.ts";
+
+export interface StartedDatabase {
+  /** Where the migrated database answers. */
+  url: string;
+  /** Stops the embedded Postgres, if one was started; a no-op for DATABASE_URL. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The start-up sequence every process shares: the configured server, or an embedded Postgres in
+ * `<dataDir>/postgres`; then the committed migrations, under the lock that lets several
+ * processes start together.
+ */
+export async function startDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logger: Logger;
+}): Promise<StartedDatabase> {
+  let url = options.databaseUrl;
+  let stop = async () => {};
+  if (!url) {
+    const dataDir = path.join(path.resolve(options.dataDir), "postgres");
+    const pgLogger = options.logger.child({ component: "embedded-postgres" });
+    const embedded = await startEmbeddedPostgres({
+      dataDir,
+      onLog: (message) => pgLogger.debug(message),
+    });
+    url = embedded.url;
+    stop = embedded.stop;
+    options.logger.info({ dataDir, port: embedded.port }, "embedded Postgres started");
+  }
+  await runMigrations(url);
+  return { url, stop };
+}

@@ -1,0 +1,200 @@
+import type {
+  ExecutionFailure,
+  ExecutionKind,
+  ExecutionRecord,
+  ExecutionStatus,
+  ExecutionWarning,
+} from "@sightline/domain";
+import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import type { Executor } from "./client.ts";
+import { sqlStateOf } from "./errors.ts";
+import { executionCredentials, executions } from "./schema.ts";
+
+export interface NewExecution {
+  executionId: string;
+  kind: ExecutionKind;
+  customerId: string;
+  accountId: string;
+  partnerId?: string;
+  partnerCustomerId?: string;
+  provider: string;
+  /** `import`: a snapshot stored by hand (`sightline snapshot import`), not collected. */
+  authMethod: "config" | "cvs" | "credential" | "import";
+}
+
+/** An own credential, already encrypted (see the services' envelope). */
+export interface EncryptedCredential {
+  keySource: "local" | "kms";
+  masterKeyId: string;
+  wrappedKey: Buffer;
+  iv: Buffer;
+  ciphertext: Buffer;
+  authTag: Buffer;
+  expiresAt: Date;
+}
+
+export type InsertExecutionResult =
+  | { kind: "inserted" }
+  /** The account already has a queued or running execution. */
+  | { kind: "active"; executionId: string }
+  /** The ID was taken (its random suffix collided): draw another. */
+  | { kind: "duplicate-id" };
+
+const ACTIVE: ExecutionStatus[] = ["queued", "running"];
+const UNIQUE_VIOLATION = "23505";
+
+/**
+ * Inserts an execution, its encrypted credential if any, and lets `enqueue` write its job, all
+ * in one transaction: there is never a job without a row, nor a row without its job.
+ */
+export async function insertExecution(
+  db: Executor,
+  input: { execution: NewExecution; credential?: EncryptedCredential },
+  enqueue: (tx: Executor) => Promise<void>,
+): Promise<InsertExecutionResult> {
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(executions).values(input.execution);
+      if (input.credential)
+        await tx
+          .insert(executionCredentials)
+          .values({ executionId: input.execution.executionId, ...input.credential });
+      await enqueue(tx);
+    });
+    return { kind: "inserted" };
+  } catch (error) {
+    if (sqlStateOf(error) !== UNIQUE_VIOLATION) throw error;
+    const active = await findActiveExecution(db, input.execution);
+    return active ? { kind: "active", executionId: active } : { kind: "duplicate-id" };
+  }
+}
+
+export async function findActiveExecution(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ executionId: executions.executionId })
+    .from(executions)
+    .where(
+      and(
+        eq(executions.customerId, key.customerId),
+        eq(executions.accountId, key.accountId),
+        inArray(executions.status, ACTIVE),
+      ),
+    );
+  return row?.executionId;
+}
+
+/** On-demand executions of an account created since `since` (the plan's daily limit). */
+export async function countOnDemandExecutions(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(executions)
+    .where(
+      and(
+        eq(executions.customerId, key.customerId),
+        eq(executions.accountId, key.accountId),
+        eq(executions.kind, "ondemand"),
+        gte(executions.createdAt, since),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+type Row = typeof executions.$inferSelect;
+export type ExecutionRow = Row;
+
+export function toExecutionRecord(row: Row): ExecutionRecord {
+  return {
+    executionId: row.executionId,
+    kind: row.kind as ExecutionKind,
+    status: row.status as ExecutionStatus,
+    customerId: row.customerId,
+    accountId: row.accountId,
+    createdAt: row.createdAt.toISOString(),
+    ...(row.startedAt ? { startedAt: row.startedAt.toISOString() } : {}),
+    ...(row.finishedAt ? { finishedAt: row.finishedAt.toISOString() } : {}),
+    reports: row.reportKeys,
+    warnings: row.warnings,
+    ...(row.failureCode
+      ? { failure: { code: row.failureCode, message: row.failureMessage ?? "" } }
+      : {}),
+  };
+}
+
+export async function getExecution(db: Executor, executionId: string): Promise<Row | undefined> {
+  const [row] = await db.select().from(executions).where(eq(executions.executionId, executionId));
+  return row;
+}
+
+/** The account's latest executions, newest first. */
+export async function listExecutions(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+  limit: number,
+): Promise<Row[]> {
+  return db
+    .select()
+    .from(executions)
+    .where(and(eq(executions.customerId, key.customerId), eq(executions.accountId, key.accountId)))
+    .orderBy(desc(executions.createdAt))
+    .limit(limit);
+}
+
+/** A worker takes the execution: `running`, one more attempt. Undefined if it already ended. */
+export async function startExecution(db: Executor, executionId: string): Promise<Row | undefined> {
+  const [row] = await db
+    .update(executions)
+    .set({
+      status: "running",
+      attempts: sql`${executions.attempts} + 1`,
+      startedAt: sql`coalesce(${executions.startedAt}, now())`,
+    })
+    .where(and(eq(executions.executionId, executionId), inArray(executions.status, ACTIVE)))
+    .returning();
+  return row;
+}
+
+/** An attempt failed in a way that may pass: queued again, with the reason as a warning. */
+export async function requeueExecution(
+  db: Executor,
+  executionId: string,
+  warning: ExecutionWarning,
+): Promise<void> {
+  await db
+    .update(executions)
+    .set({
+      status: "queued",
+      warnings: sql`${executions.warnings} || ${JSON.stringify([warning])}::jsonb`,
+    })
+    .where(and(eq(executions.executionId, executionId), eq(executions.status, "running")));
+}
+
+/** Records the outcome; the credential, if one is left, goes with it. */
+export async function finishExecution(
+  db: Executor,
+  executionId: string,
+  outcome:
+    | { status: "succeeded"; reportKeys: string[]; warnings: ExecutionWarning[] }
+    | { status: "failed"; failure: ExecutionFailure; warnings: ExecutionWarning[] },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(executions)
+      .set({
+        status: outcome.status,
+        finishedAt: sql`now()`,
+        warnings: sql`${executions.warnings} || ${JSON.stringify(outcome.warnings)}::jsonb`,
+        ...(outcome.status === "succeeded"
+          ? { reportKeys: outcome.reportKeys }
+          : { failureCode: outcome.failure.code, failureMessage: outcome.failure.message }),
+      })
+      .where(eq(executions.executionId, executionId));
+    await tx.delete(executionCredentials).where(eq(executionCredentials.executionId, executionId));
+  });
+}

@@ -1,0 +1,140 @@
+import { randomInt } from "node:crypto";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import {
+  createDb,
+  deleteExpiredCredentials,
+  deleteSnapshotsBefore,
+  finishExecution,
+  getExecutionCredential,
+  getSnapshotOfExecution,
+  insertExecution,
+  insertSnapshot,
+  latestSnapshot,
+  type NewExecution,
+  startExecution,
+} from "../src/index.ts";
+
+const handle = createDb(inject("databaseUrl"));
+afterAll(() => handle.close());
+
+const execution = (customerId: string, suffix: string): NewExecution => ({
+  executionId: `ondemand-${customerId}-123456789012-2026-01-01_${suffix}`,
+  kind: "ondemand",
+  customerId,
+  accountId: "123456789012",
+  provider: "aws",
+  authMethod: "config",
+});
+const newCustomerId = () => `C${randomInt(100_000, 1_000_000)}`;
+const noJob = async () => {};
+
+describe("executions", () => {
+  it("allow one queued or running execution per account, and any number of ended ones", async () => {
+    const customerId = newCustomerId();
+    expect(
+      await insertExecution(handle.db, { execution: execution(customerId, "AAAA") }, noJob),
+    ).toEqual({
+      kind: "inserted",
+    });
+    expect(
+      await insertExecution(handle.db, { execution: execution(customerId, "BBBB") }, noJob),
+    ).toEqual({
+      kind: "active",
+      executionId: execution(customerId, "AAAA").executionId,
+    });
+    await startExecution(handle.db, execution(customerId, "AAAA").executionId);
+    await finishExecution(handle.db, execution(customerId, "AAAA").executionId, {
+      status: "failed",
+      failure: { code: "THROTTLED", message: "m" },
+      warnings: [],
+    });
+    expect(
+      await insertExecution(handle.db, { execution: execution(customerId, "BBBB") }, noJob),
+    ).toEqual({
+      kind: "inserted",
+    });
+  });
+
+  it("write nothing when the job cannot be enqueued", async () => {
+    const customerId = newCustomerId();
+    const failing = async () => {
+      throw new Error("queue down");
+    };
+    await expect(
+      insertExecution(handle.db, { execution: execution(customerId, "CCCC") }, failing),
+    ).rejects.toThrow("queue down");
+    expect(
+      await insertExecution(handle.db, { execution: execution(customerId, "DDDD") }, noJob),
+    ).toEqual({
+      kind: "inserted",
+    });
+  });
+
+  it("delete credentials past their expiry, and keep the others", async () => {
+    const customerId = newCustomerId();
+    const sealed = (expiresAt: Date) => ({
+      keySource: "local" as const,
+      masterKeyId: "local",
+      wrappedKey: Buffer.from("w"),
+      iv: Buffer.from("i"),
+      ciphertext: Buffer.from("c"),
+      authTag: Buffer.from("t"),
+      expiresAt,
+    });
+    const now = new Date("2026-06-01T12:00:00Z");
+    const past = { ...execution(customerId, "EEEE"), authMethod: "credential" as const };
+    await insertExecution(
+      handle.db,
+      { execution: past, credential: sealed(new Date(now.getTime() - 1000)) },
+      noJob,
+    );
+    await finishExecution(handle.db, past.executionId, {
+      status: "succeeded",
+      reportKeys: [],
+      warnings: [],
+    });
+    const future = { ...execution(customerId, "FFFF"), authMethod: "credential" as const };
+    await insertExecution(
+      handle.db,
+      { execution: future, credential: sealed(new Date(now.getTime() + 60_000)) },
+      noJob,
+    );
+    expect(await getExecutionCredential(handle.db, past.executionId)).toBeUndefined(); // finishing removed it
+    await deleteExpiredCredentials(handle.db, now);
+    expect(await getExecutionCredential(handle.db, future.executionId)).toBeDefined();
+    expect(
+      await deleteExpiredCredentials(handle.db, new Date(now.getTime() + 120_000)),
+    ).toBeGreaterThanOrEqual(1);
+    expect(await getExecutionCredential(handle.db, future.executionId)).toBeUndefined();
+  });
+});
+
+describe("snapshots", () => {
+  it("are deleted after the retention, except each account's newest", async () => {
+    const customerId = newCustomerId();
+    const ids = ["GGGG", "HHHH", "IIII"];
+    for (const [i, suffix] of ids.entries()) {
+      const e = execution(customerId, suffix);
+      await insertExecution(handle.db, { execution: e }, noJob);
+      await finishExecution(handle.db, e.executionId, {
+        status: "succeeded",
+        reportKeys: [],
+        warnings: [],
+      });
+      await insertSnapshot(handle.db, {
+        executionId: e.executionId,
+        customerId,
+        accountId: e.accountId,
+        collectedAt: new Date(Date.UTC(2020, 0, 1 + i)),
+        data: Buffer.from(suffix),
+      });
+    }
+    await deleteSnapshotsBefore(handle.db, new Date(Date.UTC(2021, 0, 1)));
+    const newest = await latestSnapshot(handle.db, { customerId, accountId: "123456789012" });
+    expect(newest?.data.toString()).toBe("IIII");
+    for (const suffix of ["GGGG", "HHHH"])
+      expect(
+        await getSnapshotOfExecution(handle.db, execution(customerId, suffix).executionId),
+      ).toBeUndefined();
+  });
+});
