@@ -13,6 +13,14 @@ export type {
 export type { AnalyzeOptions } from "./analyze/analyze-account.ts";
 export { analyzeAccount } from "./analyze/analyze-account.ts";
 export type { AccessLevel } from "./analyze/decision-at.ts";
+export {
+  type Arn,
+  accountOfArn,
+  isPartition,
+  PARTITIONS,
+  type Partition,
+  parseArn,
+} from "./arn/index.ts";
 export type { AuthorizationRequest, ContextValue } from "./authorize/authorization-request.ts";
 export type {
   AuthorizationResult,
@@ -25,9 +33,42 @@ export {
   formatConditionAtom,
   formatFormula,
 } from "./authorize/format-authorization.ts";
+export type {
+  AccessEdgeAttributes,
+  AccessGraph,
+  AccessGraphOptions,
+  AccessGraphStats,
+  AccessNodeAttributes,
+  AccessNodeKind,
+  AssumeAction,
+  EdgeGrant,
+} from "./graph/access-graph-types.ts";
+export { buildAccessGraph } from "./graph/build-access-graph.ts";
 export type { Issue } from "./issues.ts";
 export type { ConditionAtom, Formula } from "./logic/formula.ts";
 export { evaluateFormula, listAtoms } from "./logic/formula.ts";
+export {
+  findResourceAccessPaths,
+  streamResourceAccessPaths,
+} from "./paths/find-resource-access-paths.ts";
+export {
+  type AccessPath,
+  type AccessPathQuery,
+  type AccessPathStream,
+  DEFAULT_MAX_ACCESS_PATH_NODES,
+  DEFAULT_MAX_PATH_ENTRIES,
+  MAX_ACCESS_PATH_NODES,
+  PATH_SERVICES,
+  type PathService,
+  type ResourceAccessPaths,
+} from "./paths/path-query.ts";
+export {
+  iamAdminPaths,
+  type ReportedAccessPath,
+  reportedAccessPaths,
+} from "./paths/reported-access-paths.ts";
+export { type ShortestPathOptions, shortestPathsTo } from "./paths/shortest-paths.ts";
+export { matchGlob } from "./policy/glob.ts";
 export { parsePolicyDocument } from "./policy/parse-policy-document.ts";
 export type {
   ConditionClause,
@@ -56,6 +97,4 @@ export type {
   IamGroup,
   IamRole,
   IamUser,
-  Partition,
 } from "./snapshot/snapshot-types.ts";
-export { PARTITIONS } from "./snapshot/snapshot-types.ts";

@@ -8,9 +8,7 @@ import {
 } from "../src/index.ts";
 
 const reference = (name: string) =>
-  JSON.parse(
-    readFileSync(new URL(`../../../../shared/reference/gaad/${name}`, import.meta.url), "utf8"),
-  ) as unknown;
+  JSON.parse(readFileSync(new URL(`./reference/gaad/${name}`, import.meta.url), "utf8")) as unknown;
 
 describe("parseAuthorizationDetails", () => {
   it("reads the cloudsplaining sample account", () => {

@@ -36,7 +36,7 @@ export interface AnalyzeOptions {
 let defaultIndex: ActionIndex | undefined;
 
 /** The catalogue index is pure data; build it once per process. */
-function sharedIndex(): ActionIndex {
+export function sharedIndex(): ActionIndex {
   defaultIndex ??= new ActionIndex();
   return defaultIndex;
 }

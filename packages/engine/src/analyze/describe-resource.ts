@@ -1,3 +1,4 @@
+import { parseArn } from "../arn/parse-arn.ts";
 import type { ResourcePolicyRecord } from "../snapshot/account-model.ts";
 import type { ResourceType } from "./analysis-types.ts";
 
@@ -17,5 +18,5 @@ export function describeResource(record: ResourcePolicyRecord): ResourceShape {
   if (arn.includes(":s3:::") && !arn.slice(arn.indexOf(":s3:::") + 6).includes("/")) {
     return { type: "S3Bucket", prefix: "s3", literal: arn, objectLiteral: `${arn}/*` };
   }
-  return { type: "Other", prefix: arn.split(":")[2] ?? "", literal: arn };
+  return { type: "Other", prefix: parseArn(arn)?.service ?? "", literal: arn };
 }

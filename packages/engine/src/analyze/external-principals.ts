@@ -1,3 +1,4 @@
+import { parseArn } from "../arn/parse-arn.ts";
 import type { Caller } from "../authorize/caller.ts";
 import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
@@ -29,7 +30,7 @@ export function listExternalPrincipals(
     if (set.any)
       add({ principal: "*", principalType: "Anonymous", caller: { kind: "anonymous", arn: "*" } });
     for (const value of set.aws) {
-      const accountId = /^\d{12}$/.test(value) ? value : value.split(":")[4];
+      const accountId = /^\d{12}$/.test(value) ? value : parseArn(value)?.accountId;
       if (!accountId || model.accounts.has(accountId)) continue;
       const isAccount = /^\d{12}$/.test(value) || value.endsWith(":root");
       const arn = isAccount ? `arn:${partition}:iam::${accountId}:root` : value;

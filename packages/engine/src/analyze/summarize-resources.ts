@@ -1,4 +1,5 @@
 import { serviceNameForPrefix } from "@sightline/capabilities";
+import { parseArn } from "../arn/parse-arn.ts";
 import type { Caller } from "../authorize/caller.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
 import type {
@@ -47,8 +48,9 @@ export function* summarizeResources(
   index: ActionIndex,
   records: readonly PrincipalRecord[],
   resources: readonly ResourcePolicyRecord[],
+  /** Principal groups per service prefix; pass one map to reuse them across calls. */
+  states = new Map<string, PrefixState>(),
 ): Generator<ResourceAccessSummary> {
-  const states = new Map<string, PrefixState>();
   const callers = new Map<PrincipalRecord, Caller>();
   const callerOf = (r: PrincipalRecord) => {
     let c = callers.get(r);
@@ -122,7 +124,7 @@ export function* summarizeResources(
       resourceType: shape.type,
       service: window.service,
     };
-    const partition = resource.resourceArn.split(":")[1] ?? "aws";
+    const partition = parseArn(resource.resourceArn)?.partition ?? "aws";
     for (const entry of listExternalPrincipals(model, resource.policy, partition)) {
       const sets = literals.map((l) =>
         evaluator.evaluate(entry.caller, undefined, l, window, true),

@@ -1,5 +1,5 @@
 import { atom, type Formula, or } from "../logic/formula.ts";
-import { describeStatement, type Policy } from "../policy/policy-types.ts";
+import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { MatchedStatement } from "./authorization-result.ts";
 import type { Caller } from "./caller.ts";
@@ -17,11 +17,16 @@ export interface EvaluationInput {
   matched: MatchedStatement[];
 }
 
-/** Evaluates a set of policies of one type; statements that apply are recorded in `input.matched`. */
+/**
+ * Evaluates a set of policies of one type; statements that apply are recorded in
+ * `input.matched`. `matchOf` may supply how each statement names the caller when the
+ * caller already worked it out (the access graph indexes large Principal lists).
+ */
 export function evaluatePolicies(
   policies: readonly Policy[],
   input: EvaluationInput,
   usePrincipal: boolean,
+  matchOf?: (statement: Statement) => PrincipalMatch,
 ): PolicySetOutcome {
   const deny: Formula[] = [];
   const allow: Record<Exclude<PrincipalMatch, "none">, Formula[]> = {
@@ -32,7 +37,7 @@ export function evaluatePolicies(
   for (const policy of policies) {
     for (const statement of policy.statements) {
       const who: PrincipalMatch = usePrincipal
-        ? matchStatementPrincipal(statement, input.caller)
+        ? (matchOf?.(statement) ?? matchStatementPrincipal(statement, input.caller))
         : "direct";
       if (who === "none") continue;
       const applies = statementAppliesTo(

@@ -1,5 +1,5 @@
+import { accountOfArn } from "../arn/parse-arn.ts";
 import type { AccountModel, ResourcePolicyRecord } from "../snapshot/account-model.ts";
-import { accountOfArn } from "../snapshot/read-fields.ts";
 
 export interface ResourceInfo {
   record?: ResourcePolicyRecord;

@@ -1,3 +1,4 @@
+import { parseArn } from "../arn/parse-arn.ts";
 import type { PrincipalSet, Statement } from "../policy/policy-types.ts";
 import type { Caller } from "./caller.ts";
 
@@ -40,12 +41,10 @@ function matchAwsPrincipal(value: string, caller: Caller): PrincipalMatch {
         : "direct"
       : "none";
   }
-  const parts = value.split(":");
-  const account = parts[4];
-  const resource = parts.slice(5).join(":");
-  if (resource === "root") {
+  const arn = parseArn(value);
+  if (arn?.resource === "root") {
     if (caller.kind === "root" && value === caller.arn) return "direct";
-    return account === caller.accountId ? "account" : "none";
+    return arn.accountId === caller.accountId ? "account" : "none";
   }
   if (caller.sessionArn !== undefined && value === caller.sessionArn) return "direct";
   if (caller.identityArn !== undefined && value === caller.identityArn)

@@ -1,3 +1,4 @@
+import { parseArn } from "../arn/parse-arn.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { Caller } from "./caller.ts";
 
@@ -23,8 +24,12 @@ export function resolveCaller(
       return resolveCaller(model, `arn:aws:iam::${principal}:root`, sessionName);
     return { caller: { kind: "service", arn: principal, service: principal } };
   }
-  const [, partition = "aws", service, , accountId = "", ...rest] = principal.split(":");
-  const resource = rest.join(":");
+  const { partition, service, accountId, resource } = parseArn(principal) ?? {
+    partition: "aws",
+    service: "",
+    accountId: "",
+    resource: principal.slice("arn:".length),
+  };
   if (resource === "root")
     return { caller: { kind: "root", arn: principal, accountId, partition } };
   if (service === "sts" && resource.startsWith("assumed-role/")) {

@@ -1,11 +1,11 @@
+import { parseArn } from "../arn/parse-arn.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import { compareString } from "./compare-string.ts";
 import type { ValueMatch } from "./condition-operator.ts";
 
 function splitArn(text: string): string[] | undefined {
-  const parts = text.split(":");
-  if (parts.length < 6) return undefined;
-  return [...parts.slice(0, 5), parts.slice(5).join(":")];
+  const arn = parseArn(text);
+  return arn && ["arn", arn.partition, arn.service, arn.region, arn.accountId, arn.resource];
 }
 
 /** Arn* operators: each of the six colon-separated parts is matched on its own, with wildcards. */

@@ -1,3 +1,5 @@
+import { matchGlob } from "./glob.ts";
+
 /** Compiles IAM wildcards: `*` matches any run of characters, `?` exactly one. */
 const cache = new Map<string, RegExp>();
 const CACHE_LIMIT = 100_000;
@@ -30,9 +32,5 @@ export function compileWildcard(pattern: string, caseInsensitive: boolean): RegE
 }
 
 export function matchesWildcard(pattern: string, value: string, caseInsensitive: boolean): boolean {
-  if (pattern === "*") return true;
-  if (!pattern.includes("*") && !pattern.includes("?")) {
-    return caseInsensitive ? pattern.toLowerCase() === value.toLowerCase() : pattern === value;
-  }
-  return compileWildcard(pattern, caseInsensitive).test(value);
+  return pattern === "*" || matchGlob(pattern, value, caseInsensitive);
 }

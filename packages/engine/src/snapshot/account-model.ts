@@ -1,6 +1,7 @@
+import type { Partition } from "../arn/partitions.ts";
 import type { Issue } from "../issues.ts";
 import type { Policy } from "../policy/policy-types.ts";
-import type { IamGroup, IamRole, IamUser, Partition } from "./snapshot-types.ts";
+import type { IamGroup, IamRole, IamUser } from "./snapshot-types.ts";
 
 /** A user or role with every policy that applies to it resolved. */
 export interface PrincipalRecord {

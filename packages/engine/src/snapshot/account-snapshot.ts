@@ -1,4 +1,4 @@
-import type { Partition } from "./snapshot-types.ts";
+import type { Partition } from "../arn/partitions.ts";
 
 /** A policy document as supplied by the caller: decoded, JSON text or URL-encoded text. */
 export interface PolicyInput {

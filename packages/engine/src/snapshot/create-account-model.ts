@@ -1,3 +1,5 @@
+import { accountOfArn, parseArn } from "../arn/parse-arn.ts";
+import { PARTITIONS, type Partition } from "../arn/partitions.ts";
 import { type Issue, issueAt } from "../issues.ts";
 import { parsePolicyDocument } from "../policy/parse-policy-document.ts";
 import type { Policy, PolicyType } from "../policy/policy-types.ts";
@@ -9,15 +11,8 @@ import type {
 } from "./account-model.ts";
 import type { AccountSnapshot, OrganizationLevelInput } from "./account-snapshot.ts";
 import { parseAuthorizationDetails } from "./parse-authorization-details.ts";
-import { accountOfArn, isObject } from "./read-fields.ts";
-import {
-  type AuthorizationDetails,
-  type IamGroup,
-  type IamRole,
-  type IamUser,
-  PARTITIONS,
-  type Partition,
-} from "./snapshot-types.ts";
+import { isObject } from "./read-fields.ts";
+import type { AuthorizationDetails, IamGroup, IamRole, IamUser } from "./snapshot-types.ts";
 
 /**
  * Builds the model `authorize` and `analyzeAccount` work on from one or several account
@@ -126,7 +121,7 @@ function collectAwsManagedPolicies(all: readonly AuthorizationDetails[]): Map<st
   const found = new Map<string, Policy>();
   for (const details of all) {
     for (const [arn, policy] of details.managedPolicies)
-      if (arn.split(":")[4] === "aws") found.set(arn, policy);
+      if (parseArn(arn)?.accountId === "aws") found.set(arn, policy);
   }
   return found;
 }
@@ -141,7 +136,8 @@ function choosePartition(
     if (PARTITIONS.includes(snapshot.partition)) return snapshot.partition;
     issues.push(issueAt(path, `must be one of ${PARTITIONS.join(", ")}`));
   }
-  const fromArn = [...details.users, ...details.roles][0]?.arn.split(":")[1];
+  const first = [...details.users, ...details.roles][0];
+  const fromArn = first && parseArn(first.arn)?.partition;
   return PARTITIONS.find((p) => p === fromArn) ?? "aws";
 }
 
@@ -209,7 +205,7 @@ function toResourcePolicy(
   issues: Issue[],
 ): ResourcePolicyRecord {
   const resourceArn = key.startsWith("arn:") ? key : `arn:${partition}:s3:::${key}`;
-  const service = resourceArn.split(":")[2];
+  const service = parseArn(resourceArn)?.service;
   const type: PolicyType =
     service === "kms"
       ? "kms-key"

@@ -1,3 +1,4 @@
+import { accountOfArn, parseArn } from "../arn/parse-arn.ts";
 import { type Issue, issueAt } from "../issues.ts";
 import { parsePolicyDocument } from "../policy/parse-policy-document.ts";
 import { parseManagedPolicies } from "./parse-managed-policies.ts";
@@ -6,14 +7,7 @@ import {
   readBoundaryArn,
   readInlinePolicies,
 } from "./parse-principal-entries.ts";
-import {
-  accountOfArn,
-  arrayField,
-  isObject,
-  optionalString,
-  readTags,
-  requireString,
-} from "./read-fields.ts";
+import { arrayField, isObject, optionalString, readTags, requireString } from "./read-fields.ts";
 import type {
   AuthorizationDetails,
   IamGroup,
@@ -165,7 +159,7 @@ function reportMissingPolicies(
     for (const arn of arns) if (!managed.has(arn) && !missing.has(arn)) missing.set(arn, owner.arn);
   }
   for (const [arn, owner] of missing) {
-    const awsManaged = arn.split(":")[4] === "aws";
+    const awsManaged = parseArn(arn)?.accountId === "aws";
     issues.push(
       issueAt(
         "Policies",

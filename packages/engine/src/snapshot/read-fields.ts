@@ -45,9 +45,3 @@ export function readTags(obj: Json, path: string, issues: Issue[]): Record<strin
   });
   return tags;
 }
-
-/** The account ID inside an IAM ARN (`arn:aws:iam::123456789012:user/x`). */
-export function accountOfArn(arn: string): string | undefined {
-  const account = arn.split(":")[4];
-  return account && /^\d{12}$/.test(account) ? account : undefined;
-}

@@ -1,9 +1,6 @@
 import type { Issue } from "../issues.ts";
 import type { Policy } from "../policy/policy-types.ts";
 
-export type Partition = "aws" | "aws-us-gov" | "aws-iso" | "aws-iso-b";
-export const PARTITIONS: readonly Partition[] = ["aws", "aws-us-gov", "aws-iso", "aws-iso-b"];
-
 export interface IamUser {
   kind: "user";
   arn: string;

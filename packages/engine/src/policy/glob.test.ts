@@ -1,0 +1,40 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { matchGlob } from "./glob.ts";
+
+/** The obvious definition, exponential on purpose: only for short inputs. */
+function reference(pattern: string, text: string): boolean {
+  if (pattern === "") return text === "";
+  const [head, rest] = [pattern[0], pattern.slice(1)];
+  if (head === "*")
+    return [...Array(text.length + 1).keys()].some((i) => reference(rest, text.slice(i)));
+  return text !== "" && (head === "?" || head === text[0]) && reference(rest, text.slice(1));
+}
+
+describe("matchGlob", () => {
+  it("matches `*` and `?` like the reference on short inputs", () => {
+    const alphabet = fc.constantFrom("a", "b", "/", ":");
+    const text = fc.array(alphabet, { maxLength: 10 }).map((cs) => cs.join(""));
+    const pattern = fc
+      .array(fc.oneof(alphabet, fc.constant("*"), fc.constant("?")), { maxLength: 8 })
+      .map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(pattern, text, (p, t) => {
+        expect(matchGlob(p, t)).toBe(reference(p, t));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("is case-sensitive unless asked otherwise", () => {
+    expect(matchGlob("s3:Get*", "s3:getobject")).toBe(false);
+    expect(matchGlob("s3:Get*", "s3:getobject", true)).toBe(true);
+    expect(matchGlob("arn:aws:s3:::Bucket/*", "arn:aws:s3:::bucket/key")).toBe(false);
+  });
+
+  it("decides pathological patterns (exponential for a backtracking regex)", () => {
+    const text = `arn:aws:s3:::${"a".repeat(1024)}`;
+    expect(matchGlob("arn:aws:s3:::*a*a*a*a*a*a*a*a*a*a*b", text)).toBe(false);
+    expect(matchGlob("arn:aws:s3:::*-*-*-*-prod", `arn:aws:s3:::${"x-".repeat(500)}`)).toBe(false);
+  });
+});
