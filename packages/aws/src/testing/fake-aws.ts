@@ -1,0 +1,183 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { accountOfArn } from "@sightline/engine/arn";
+import type { AwsCredentials, TemporaryCredentials } from "../aws-credentials.ts";
+import type { AwsClientOptions, AwsService } from "../client-options.ts";
+import { FakeAwsError, serviceError } from "./fake-errors.ts";
+import { addFault, takeFault } from "./fake-faults.ts";
+import type { FakeAccountModel } from "./fake-model.ts";
+import { type FakeRequest, readFakeRequest } from "./fake-request.ts";
+import {
+  type FakeServiceHandler,
+  type FakeSession,
+  type FakeState,
+  type Fault,
+  type RecordedCall,
+  randomId,
+  type StoreBodies,
+  type StoredObject,
+} from "./fake-state.ts";
+import { errorResponse, type FakeResponse } from "./protocols/responses.ts";
+import { fakeEc2 } from "./services/ec2.ts";
+import { fakeIam } from "./services/iam.ts";
+import { fakeKms } from "./services/kms.ts";
+import { fakeOrganizations } from "./services/organizations.ts";
+import { fakeS3 } from "./services/s3.ts";
+import { fakeSts } from "./services/sts.ts";
+
+const HANDLERS: Record<AwsService, FakeServiceHandler> = {
+  sts: fakeSts,
+  iam: fakeIam,
+  kms: fakeKms,
+  organizations: fakeOrganizations,
+  s3: fakeS3,
+  ec2: fakeEc2,
+};
+
+export interface FakeAws {
+  readonly url: string;
+  /** Client options that send every SDK client here (S3 path-style). */
+  readonly clientOptions: AwsClientOptions;
+  /** Sightline's own credentials: an IAM user of the Sightline account the fake accepts. */
+  readonly serviceCredentials: AwsCredentials;
+  readonly serviceArn: string;
+  /** Every call so far, in arrival order. */
+  readonly calls: readonly RecordedCall[];
+  /** Objects written, by `<bucket>/<key>`. */
+  readonly objects: ReadonlyMap<string, StoredObject>;
+  /** Makes matching calls fail until `times` have. */
+  inject(fault: Fault): void;
+  /** Forgets every fault still pending. */
+  clearFaults(): void;
+  /** Credentials of a session of the account, as a caller's own credential would be. */
+  issueSession(session: { readonly arn: string; readonly expiresAt: Date }): TemporaryCredentials;
+  close(): Promise<void>;
+}
+
+/** Starts STS, IAM, KMS, Organizations, S3 and EC2 on 127.0.0.1 at a random port. */
+export async function startFakeAws(
+  model: FakeAccountModel,
+  options: {
+    readonly sightlineAccountId?: string;
+    /**
+     * Whether written objects keep their bytes (default true). `false` keeps only the size and
+     * SHA-256 of each (benchmarks writing gigabytes); a function chooses per object.
+     */
+    readonly storeBodies?: StoreBodies;
+  } = {},
+): Promise<FakeAws> {
+  const sightlineAccountId = options.sightlineAccountId ?? "999999999999";
+  const service: FakeSession = {
+    accessKeyId: randomId("AKIA", 16),
+    secretAccessKey: randomId("", 40),
+    arn: `arn:aws:iam::${sightlineAccountId}:user/sightline`,
+    accountId: sightlineAccountId,
+  };
+  const state: FakeState = {
+    model,
+    sessions: new Map([[service.accessKeyId, service]]),
+    objects: new Map(),
+    uploads: new Map(),
+    storeBodies: options.storeBodies ?? true,
+    faults: [],
+    calls: [],
+    kmsSecret: randomBytes(32),
+    credentialReportCalls: 0,
+  };
+  const server = createServer((incoming, outgoing) => {
+    serve(state, incoming, outgoing).catch((error: unknown) => {
+      outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const endpoints = Object.fromEntries(Object.keys(HANDLERS).map((name) => [name, url]));
+  return {
+    url,
+    clientOptions: { endpoints, s3ForcePathStyle: true },
+    serviceCredentials: {
+      accessKeyId: service.accessKeyId,
+      secretAccessKey: service.secretAccessKey,
+    },
+    serviceArn: service.arn,
+    calls: state.calls,
+    objects: state.objects,
+    inject: (fault) => addFault(state, fault),
+    clearFaults: () => {
+      state.faults.length = 0;
+    },
+    issueSession({ arn, expiresAt }) {
+      const session = {
+        accessKeyId: randomId("ASIA", 16),
+        secretAccessKey: randomId("", 40),
+        sessionToken: randomId("FQoGZXIvYXdzE", 64),
+        arn,
+        accountId: accountOfArn(arn) ?? model.accountId,
+        expiresAt,
+      };
+      state.sessions.set(session.accessKeyId, session);
+      return { ...session, expiration: expiresAt };
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function serve(state: FakeState, incoming: IncomingMessage, outgoing: ServerResponse) {
+  const requestId = randomUUID();
+  const request = await readFakeRequest(incoming);
+  if (!request) {
+    outgoing.writeHead(403, { "content-type": "text/plain" });
+    outgoing.end(
+      "The fake answers only SigV4-signed requests to sts, iam, kms, organizations, s3, ec2",
+    );
+    return;
+  }
+  const handler = HANDLERS[request.service];
+  const { operation, resource } = handler.identify(request);
+  const call: RecordedCall = {
+    service: request.service,
+    operation,
+    region: request.region,
+    accessKeyId: request.accessKeyId,
+    ...(resource === undefined ? {} : { resource }),
+    status: 0,
+  };
+  state.calls.push(call);
+  let response: FakeResponse;
+  try {
+    const session = authenticate(state, request);
+    const fault = takeFault(state, request.service, operation, resource);
+    if (fault) throw serviceError(request.service, fault);
+    response = await handler.handle({ request, operation, session, state, requestId });
+  } catch (error) {
+    const failure =
+      error instanceof FakeAwsError ? error : new FakeAwsError("InternalError", String(error), 500);
+    response = errorResponse(request.service, failure, requestId, request.method);
+  }
+  call.status = response.status;
+  const length = response.headers["content-length"] ?? String(Buffer.byteLength(response.body));
+  outgoing.writeHead(response.status, {
+    ...response.headers,
+    "content-length": length,
+    "x-amzn-requestid": requestId,
+    "x-amz-request-id": requestId,
+  });
+  outgoing.end(request.method === "HEAD" ? undefined : response.body);
+}
+
+/** The session of the signing key; unknown keys, wrong tokens and expired sessions fail. */
+function authenticate(state: FakeState, request: FakeRequest): FakeSession {
+  const session = state.sessions.get(request.accessKeyId);
+  if (!session || session.sessionToken !== request.headers["x-amz-security-token"]) {
+    throw serviceError(request.service, "invalid-credentials");
+  }
+  if (session.expiresAt && session.expiresAt.getTime() <= Date.now()) {
+    throw serviceError(request.service, "expired-token");
+  }
+  return session;
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import type { FaultKind } from "./fake-errors.ts";
+import type { FakeAccountModel } from "./fake-model.ts";
+import type { FakeRequest, FakeService } from "./fake-request.ts";
+import type { FakeResponse } from "./protocols/responses.ts";
+import type { PartDigest } from "./services/part-digest.ts";
+
+/** A principal whose access key the fake accepts. */
+export interface FakeSession {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+  readonly arn: string;
+  readonly accountId: string;
+  readonly expiresAt?: Date;
+}
+
+/** One call as the fake saw it. */
+export interface RecordedCall {
+  readonly service: FakeService;
+  readonly operation: string;
+  readonly region: string;
+  /** The access key ID that signed the request. */
+  readonly accessKeyId: string;
+  /** The bucket, key, role or target the call concerned, when it has one. */
+  readonly resource?: string;
+  /** The HTTP status the fake answered. */
+  status: number;
+}
+
+/** An object written to a fake bucket, with the headers of the write. */
+export interface StoredObject {
+  readonly bucket: string;
+  readonly key: string;
+  /** The bytes; empty when the fake keeps no bodies (`storeBodies`): `size` and `sha256` stay. */
+  readonly body: Buffer;
+  readonly size: number;
+  /** SHA-256 of the bytes, lower-case hex. */
+  readonly sha256: string;
+  readonly etag: string;
+  /** Lower-case request headers: `content-type`, `x-amz-server-side-encryption`, … */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly accessKeyId: string;
+  /** Whether it arrived as a multipart upload. */
+  readonly multipart: boolean;
+}
+
+export interface MultipartUpload {
+  readonly bucket: string;
+  readonly key: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Bodies of the parts by number, until the upload completes. */
+  readonly parts: Map<number, Buffer>;
+  /** When the object's bytes are not kept: its digest, fed part by part instead of `parts`. */
+  readonly digest?: PartDigest;
+}
+
+/** Which objects keep their bytes: all (default), none, or those a predicate accepts. */
+export type StoreBodies = boolean | ((object: { bucket: string; key: string }) => boolean);
+
+export interface Fault {
+  /** Default: any service with an operation of that name. */
+  readonly service?: FakeService;
+  /** The API operation, e.g. `GetAccountAuthorizationDetails`, or `*` for every one. */
+  readonly operation: string;
+  readonly kind: FaultKind;
+  /** How many calls fail. Default: every call from now on. */
+  readonly times?: number;
+  /** Only calls on this bucket name, key ID, role ARN or organization target. */
+  readonly resource?: string;
+}
+
+export interface FakeState {
+  readonly model: FakeAccountModel;
+  readonly sessions: Map<string, FakeSession>;
+  readonly objects: Map<string, StoredObject>;
+  readonly uploads: Map<string, MultipartUpload>;
+  readonly storeBodies: StoreBodies;
+  readonly faults: { fault: Fault; remaining: number }[];
+  readonly calls: RecordedCall[];
+  /** Wraps KMS data keys, so ciphertexts are opaque and tamper-evident. */
+  readonly kmsSecret: Buffer;
+  credentialReportCalls: number;
+}
+
+/** What a service handler gets for one call. */
+export interface FakeCall {
+  readonly request: FakeRequest;
+  readonly operation: string;
+  readonly session: FakeSession;
+  readonly state: FakeState;
+  readonly requestId: string;
+}
+
+export interface FakeServiceHandler {
+  /** The operation a request calls and the resource it concerns. */
+  identify(request: FakeRequest): { operation: string; resource?: string };
+  handle(call: FakeCall): FakeResponse | Promise<FakeResponse>;
+}
+
+/** A random identifier of upper-case letters and digits, as AWS key IDs are. */
+export function randomId(prefix: string, length: number): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bytes = randomBytes(length);
+  return prefix + Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join("");
+}
+
+export function partitionOf(state: FakeState): string {
+  return state.model.partition ?? "aws";
+}

@@ -1,0 +1,20 @@
+export { type FakeAws, startFakeAws } from "./fake-aws.ts";
+export {
+  type FakeCredentialVending,
+  startFakeCredentialVending,
+  type VendingAnswer,
+  type VendingCall,
+} from "./fake-credential-vending.ts";
+export type { FaultKind } from "./fake-errors.ts";
+export type {
+  FakeAccountModel,
+  FakeAssumableRole,
+  FakeBucket,
+  FakeKey,
+  FakeOrganization,
+  FakeOrganizationPolicy,
+  GaadEntry,
+} from "./fake-model.ts";
+export type { FakeService } from "./fake-request.ts";
+export type { Fault, RecordedCall, StoreBodies, StoredObject } from "./fake-state.ts";
+export * as smallAccount from "./small-account.ts";

@@ -1,0 +1,73 @@
+export type {
+  AnyReportRow,
+  CellValue,
+  ColumnType,
+  JsonArray,
+  JsonObject,
+  ReportColumn,
+  RowOf,
+} from "./columns/column.ts";
+export {
+  K9_COLUMN_COUNT,
+  PRINCIPAL_ACCESS_COLUMNS,
+  PRINCIPAL_COLUMNS,
+  type PrincipalAccessReportRow,
+  type PrincipalReportRow,
+  REPORT_COLUMNS,
+  REPORT_TYPES,
+  RESOURCE_ACCESS_COLUMNS,
+  RESOURCE_ACCESS_PATH_COLUMNS,
+  RESOURCE_COLUMNS,
+  type ReportRows,
+  type ReportType,
+  type ResourceAccessPathReportRow,
+  type ResourceAccessReportRow,
+  type ResourceReportRow,
+} from "./columns/report-columns.ts";
+export {
+  type DeliveryTarget,
+  datedReportKey,
+  hiveReportKey,
+  latestReportKey,
+  manifestKeys,
+  type PlannedObject,
+  planReportObjects,
+} from "./keys.ts";
+export {
+  buildManifest,
+  Manifest,
+  type ManifestInput,
+  ManifestObject,
+  ManifestWarning,
+} from "./manifest.ts";
+export {
+  buildPrincipalAccessRow,
+  type PrincipalAccessRowOptions,
+  principalAccessReportRows,
+} from "./rows/principal-access-rows.ts";
+export { buildPrincipalRow, principalReportRows } from "./rows/principal-rows.ts";
+export { createReportContext, nameFromArn, type ReportContext } from "./rows/report-context.ts";
+export type {
+  AccessKeyCredential,
+  PasswordCredential,
+  PrincipalMetadata,
+  ReportInput,
+  ResourceMetadata,
+  UserCredentials,
+} from "./rows/report-metadata.ts";
+export { resourceAccessPathRows } from "./rows/resource-access-path-rows.ts";
+export { buildResourceAccessRow, resourceAccessReportRows } from "./rows/resource-access-rows.ts";
+export { buildResourceRow, resourceReportRows } from "./rows/resource-rows.ts";
+export { openCsvWriter } from "./writers/csv-writer.ts";
+export type { WrittenFile } from "./writers/hashing-file.ts";
+export { openJsonLinesWriter } from "./writers/jsonl-writer.ts";
+export { DEFAULT_ROW_GROUP_SIZE, openParquetWriter } from "./writers/parquet-writer.ts";
+export type { OpenRowWriter, RowWriter, RowWriterOptions } from "./writers/row-writer.ts";
+export {
+  REPORT_FORMATS,
+  type ReportFormat,
+  type WriteReportOptions,
+  type WrittenReport,
+  type WrittenReportFile,
+  writeReport,
+} from "./writers/write-report.ts";

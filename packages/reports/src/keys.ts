@@ -1,0 +1,94 @@
+import type { ReportType } from "./columns/report-columns.ts";
+import type { ReportFormat, WrittenReport, WrittenReportFile } from "./writers/write-report.ts";
+
+/** Where one run's reports go, and which copies its customer's feature flags ask for. */
+export interface DeliveryTarget {
+  customerId: string;
+  accountId: string;
+  analysisTime: Date;
+  /** `latestReportEnabled`: also `…/latest/<type>.latest.<ext>`, overwritten by each run. */
+  latest: boolean;
+  /** `hiveEnabled`: also the Parquet file under `hive/…`, partitioned for Athena. */
+  hive: boolean;
+  /** The formats of the dated and latest copies; a Parquet file written only for hive has none. */
+  formats: readonly ReportFormat[];
+}
+
+type AccountParts = Pick<DeliveryTarget, "customerId" | "accountId">;
+type DatedParts = Pick<DeliveryTarget, "customerId" | "accountId" | "analysisTime">;
+/** A report type, or `manifest` for the run's manifest. */
+type ObjectName = ReportType | "manifest";
+
+// Identifiers become path segments and hive partition values: `/`, `=` or `..` would move the key.
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+function segment(field: string, value: string): string {
+  if (!SEGMENT.test(value)) throw new RangeError(`${field} '${value}' cannot be a key segment`);
+  return value;
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+/** `YYYY-MM-DD` of the UTC date. */
+const utcDay = (time: Date) =>
+  `${time.getUTCFullYear()}-${two(time.getUTCMonth() + 1)}-${two(time.getUTCDate())}`;
+
+const accountPrefix = ({ customerId, accountId }: AccountParts) =>
+  `customers/${segment("customerId", customerId)}/reports/aws/${segment("accountId", accountId)}`;
+
+/** `customers/<customerId>/reports/aws/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.<ext>` */
+export function datedReportKey(parts: DatedParts, name: ObjectName, ext: string): string {
+  const t = parts.analysisTime;
+  const stamp = `${utcDay(t)}-${two(t.getUTCHours())}${two(t.getUTCMinutes())}`;
+  return `${accountPrefix(parts)}/${t.getUTCFullYear()}/${two(t.getUTCMonth() + 1)}/${name}.${stamp}.${ext}`;
+}
+
+/** `customers/<customerId>/reports/aws/<accountId>/latest/<name>.latest.<ext>` */
+export function latestReportKey(parts: AccountParts, name: ObjectName, ext: string): string {
+  return `${accountPrefix(parts)}/latest/${name}.latest.${ext}`;
+}
+
+/** `hive/<type>/customer_id=<customerId>/account_id=<accountId>/dt=<YYYY-MM-DD>/<type>.parquet` */
+export function hiveReportKey(parts: DatedParts, type: ReportType): string {
+  const customer = segment("customerId", parts.customerId);
+  const account = segment("accountId", parts.accountId);
+  return `hive/${type}/customer_id=${customer}/account_id=${account}/dt=${utcDay(parts.analysisTime)}/${type}.parquet`;
+}
+
+/** One local file to upload under one key. */
+export interface PlannedObject {
+  key: string;
+  type: ReportType;
+  file: WrittenReportFile;
+}
+
+/**
+ * Every object a run delivers, manifest excluded: each written file of the target's formats
+ * under its dated key and, when asked, its latest key; the Parquet file under its hive key when
+ * asked.
+ */
+export function planReportObjects(
+  reports: readonly WrittenReport[],
+  target: DeliveryTarget,
+): PlannedObject[] {
+  const planned: PlannedObject[] = [];
+  for (const { type, files } of reports) {
+    for (const file of files) {
+      if (target.formats.includes(file.format)) {
+        planned.push({ key: datedReportKey(target, type, file.format), type, file });
+        if (target.latest)
+          planned.push({ key: latestReportKey(target, type, file.format), type, file });
+      }
+      if (target.hive && file.format === "parquet") {
+        planned.push({ key: hiveReportKey(target, type), type, file });
+      }
+    }
+  }
+  return planned;
+}
+
+/** Where the manifest goes: beside the dated reports, and beside the latest ones when asked. */
+export function manifestKeys(target: DeliveryTarget): string[] {
+  return [
+    datedReportKey(target, "manifest", "json"),
+    ...(target.latest ? [latestReportKey(target, "manifest", "json")] : []),
+  ];
+}

@@ -1,0 +1,96 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { REPORT_COLUMNS, type ReportRows, type ReportType } from "../columns/report-columns.ts";
+import type { ReportFormat } from "../report-formats.ts";
+import { openCsvWriter } from "./csv-writer.ts";
+import type { WrittenFile } from "./hashing-file.ts";
+import { openJsonLinesWriter } from "./jsonl-writer.ts";
+import { openParquetWriter } from "./parquet-writer.ts";
+import type { OpenRowWriter, RowWriter } from "./row-writer.ts";
+
+export { REPORT_FORMATS, type ReportFormat } from "../report-formats.ts";
+
+const OPENERS: Readonly<Record<ReportFormat, OpenRowWriter>> = {
+  csv: openCsvWriter,
+  jsonl: openJsonLinesWriter,
+  parquet: openParquetWriter,
+};
+
+export interface WriteReportOptions {
+  formats: readonly ReportFormat[];
+  dir: string;
+  /** The file name without extension; the report type when omitted. */
+  baseName?: string;
+  /** Rows per Parquet row group (see `openParquetWriter`). */
+  parquetRowGroupSize?: number;
+}
+
+export interface WrittenReportFile extends WrittenFile {
+  format: ReportFormat;
+}
+
+export interface WrittenReport {
+  type: ReportType;
+  rows: number;
+  files: WrittenReportFile[];
+}
+
+function writeToAll(writers: readonly RowWriter[], row: ReportRows[ReportType]) {
+  let full: Promise<void>[] | undefined;
+  for (const writer of writers) {
+    const wait = writer.write(row);
+    if (wait) {
+      full ??= [];
+      full.push(wait);
+    }
+  }
+  return full && Promise.all(full);
+}
+
+const isAsync = <T>(rows: Iterable<T> | AsyncIterable<T>): rows is AsyncIterable<T> =>
+  Symbol.asyncIterator in rows;
+
+/**
+ * Writes one report in every format of `formats` in a single pass over `rows`, which may be a
+ * generator that cannot be replayed. Each row is handed to every format's writer; a writer whose
+ * file is full holds the loop until the file drains, so nothing accumulates. On an error every
+ * partial file is removed.
+ */
+export async function writeReport<T extends ReportType>(
+  type: T,
+  rows: Iterable<ReportRows[T]> | AsyncIterable<ReportRows[T]>,
+  options: WriteReportOptions,
+): Promise<WrittenReport> {
+  const formats = [...new Set(options.formats)];
+  if (formats.length === 0) throw new Error("writeReport needs at least one format");
+  await mkdir(options.dir, { recursive: true });
+  const base = path.join(options.dir, options.baseName ?? type);
+  const writerOptions =
+    options.parquetRowGroupSize === undefined ? {} : { rowGroupSize: options.parquetRowGroupSize };
+  const outputs = formats.map((format) => ({
+    format,
+    writer: OPENERS[format](`${base}.${format}`, REPORT_COLUMNS[type], writerOptions),
+  }));
+  const writers = outputs.map((output) => output.writer);
+  let count = 0;
+  try {
+    if (isAsync(rows)) {
+      for await (const row of rows) {
+        count++;
+        await writeToAll(writers, row);
+      }
+    } else {
+      for (const row of rows) {
+        count++;
+        const full = writeToAll(writers, row);
+        if (full) await full;
+      }
+    }
+    const files: WrittenReportFile[] = [];
+    for (const { format, writer } of outputs) files.push({ format, ...(await writer.finish()) });
+    return { type, rows: count, files };
+  } catch (error) {
+    await Promise.allSettled(writers.map((writer) => writer.abort()));
+    throw error;
+  }
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  buildManifest,
+  type DeliveryTarget,
+  datedReportKey,
+  hiveReportKey,
+  latestReportKey,
+  Manifest,
+  manifestKeys,
+  planReportObjects,
+  type WrittenReport,
+} from "../src/index.ts";
+
+const target: DeliveryTarget = {
+  customerId: "P123456-000000000042",
+  accountId: "210987654321",
+  // 23:59 UTC on 31 Jan: local time zones would give other days and months.
+  analysisTime: new Date("2026-01-31T23:59:58.500Z"),
+  latest: true,
+  hive: true,
+  formats: ["csv", "parquet"],
+};
+// A zone where that instant is already 1 February, so that local-time getters would show.
+const zone = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = "Pacific/Auckland";
+});
+afterAll(() => {
+  process.env.TZ = zone;
+});
+
+const account = "customers/P123456-000000000042/reports/aws/210987654321";
+const sha = (c: string) => c.repeat(64);
+
+describe("report keys", () => {
+  it("date the report by the UTC analysis time, to the minute", () => {
+    expect(datedReportKey(target, "principals", "csv")).toBe(
+      `${account}/2026/01/principals.2026-01-31-2359.csv`,
+    );
+    expect(latestReportKey(target, "resource-access-summaries", "jsonl")).toBe(
+      `${account}/latest/resource-access-summaries.latest.jsonl`,
+    );
+    expect(hiveReportKey(target, "principal-access-summaries")).toBe(
+      "hive/principal-access-summaries/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principal-access-summaries.parquet",
+    );
+  });
+
+  it("refuse identifiers that would move the key", () => {
+    for (const customerId of ["", "..", "a/b", "a=b", "a b"]) {
+      expect(() => datedReportKey({ ...target, customerId }, "principals", "csv")).toThrow(
+        RangeError,
+      );
+      expect(() => hiveReportKey({ ...target, customerId }, "principals")).toThrow(RangeError);
+    }
+    expect(() => latestReportKey({ ...target, accountId: "../x" }, "principals", "csv")).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe("delivery plan and manifest", () => {
+  const reports: WrittenReport[] = [
+    {
+      type: "principals",
+      rows: 3,
+      files: [
+        { format: "csv", path: "/tmp/p.csv", bytes: 10, sha256: sha("a"), rows: 3 },
+        { format: "parquet", path: "/tmp/p.parquet", bytes: 20, sha256: sha("b"), rows: 3 },
+      ],
+    },
+  ];
+
+  it("puts each file under its dated key, its latest key and, for Parquet, its hive key", () => {
+    expect(planReportObjects(reports, target).map((o) => o.key)).toEqual([
+      `${account}/2026/01/principals.2026-01-31-2359.csv`,
+      `${account}/latest/principals.latest.csv`,
+      `${account}/2026/01/principals.2026-01-31-2359.parquet`,
+      `${account}/latest/principals.latest.parquet`,
+      "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
+    ]);
+    expect(planReportObjects(reports, { ...target, latest: false, hive: false })).toHaveLength(2);
+    // Parquet written for hive alone is delivered only there.
+    expect(planReportObjects(reports, { ...target, formats: ["csv"] }).map((o) => o.key)).toEqual([
+      `${account}/2026/01/principals.2026-01-31-2359.csv`,
+      `${account}/latest/principals.latest.csv`,
+      "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
+    ]);
+    expect(manifestKeys(target)).toEqual([
+      `${account}/2026/01/manifest.2026-01-31-2359.json`,
+      `${account}/latest/manifest.latest.json`,
+    ]);
+    expect(manifestKeys({ ...target, latest: false })).toHaveLength(1);
+  });
+
+  it("lists every object with its size, SHA-256 and rows, and parses with its schema", () => {
+    const objects = planReportObjects(reports, { ...target, latest: false, hive: false });
+    const manifest = buildManifest({
+      executionId: "ondemand-P123456-000000000042-210987654321-2026-01-31_AB12",
+      target,
+      reports,
+      objects,
+      warnings: [
+        {
+          code: "POLICY_UNREADABLE",
+          message: "bucket policy denied",
+          resourceArn: "arn:aws:s3:::x",
+        },
+      ],
+    });
+    expect(Manifest.parse(JSON.parse(JSON.stringify(manifest)))).toEqual(manifest);
+    expect(manifest).toMatchObject({
+      analysisTime: "2026-01-31T23:59:58.500Z",
+      reports: [{ type: "principals", rows: 3 }],
+      objects: [
+        {
+          key: `${account}/2026/01/principals.2026-01-31-2359.csv`,
+          bytes: 10,
+          sha256: sha("a"),
+          reportType: "principals",
+          format: "csv",
+          rows: 3,
+        },
+        {
+          key: `${account}/2026/01/principals.2026-01-31-2359.parquet`,
+          bytes: 20,
+          sha256: sha("b"),
+          reportType: "principals",
+          format: "parquet",
+          rows: 3,
+        },
+      ],
+    });
+    expect(() =>
+      Manifest.parse({ ...manifest, objects: [{ ...manifest.objects[0], sha256: "x" }] }),
+    ).toThrow();
+  });
+});

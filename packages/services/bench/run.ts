@@ -1,0 +1,98 @@
+// Benchmark: pnpm --filter @sightline/services bench [-- medium large writers fleet | upload]
+//   [--fleet-size small|medium|large] [--fleet-accounts 50] [--fleet-workers 2]
+//   [--worker-max-old-space <MiB>]
+// Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
+// else starts an embedded Postgres.
+import { cpus, loadavg, totalmem } from "node:os";
+import { parseArgs } from "node:util";
+import { openBenchEnvironment } from "./bench-environment.ts";
+import { type FleetResult, runFleet } from "./fleet-case.ts";
+import {
+  fleetTable,
+  phaseTable,
+  rowsTable,
+  singleAccountTable,
+  uploadTable,
+  writersTable,
+} from "./report-table.ts";
+import { runSingleAccount, type SingleAccountResult } from "./single-account-case.ts";
+import { SYNTHETIC_SIZES, type SyntheticSize } from "./synthetic-model.ts";
+import { runUpload } from "./upload-case.ts";
+import { runWriters } from "./writers-case.ts";
+
+const CASES = ["medium", "large", "writers", "fleet", "upload"] as const;
+type CaseName = (typeof CASES)[number];
+/** `upload` is an experiment behind a finding (README), run only when named. */
+const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "fleet"];
+
+// `pnpm bench -- …` passes the `--` on.
+const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === "--"));
+const { values, positionals } = parseArgs({
+  args,
+  allowPositionals: true,
+  options: {
+    "fleet-size": { type: "string", default: "medium" },
+    "fleet-accounts": { type: "string", default: "50" },
+    "fleet-workers": { type: "string", default: "2" },
+    /** Try a heap limit on the workers (node --max-old-space-size), in MiB. */
+    "worker-max-old-space": { type: "string" },
+  },
+});
+const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
+const cases: readonly CaseName[] = chosen.length > 0 ? chosen : DEFAULT_CASES;
+const fleetSize = values["fleet-size"] as SyntheticSize;
+if (!SYNTHETIC_SIZES.includes(fleetSize))
+  throw new Error(`--fleet-size: one of ${SYNTHETIC_SIZES}`);
+
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+console.log(
+  `Sightline pipeline bench: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${loadNow()}`,
+);
+const heapLimit = values["worker-max-old-space"];
+const env = await openBenchEnvironment(heapLimit ? { maxOldSpaceMiB: Number(heapLimit) } : {});
+if (heapLimit) console.log(`workers run with --max-old-space-size=${heapLimit}`);
+const singles: SingleAccountResult[] = [];
+const outputs: string[] = [];
+let fleet: FleetResult | undefined;
+try {
+  for (const name of cases) {
+    log(`${name}… (load ${loadNow()})`);
+    if (name === "medium" || name === "large") {
+      const { result } = await runSingleAccount(env, name);
+      singles.push(result);
+      log(`${name}: trigger → manifest ${(result.timing.totalMs / 1000).toFixed(1)} s`);
+    } else if (name === "writers") {
+      const source = singles.at(-1);
+      if (!source)
+        throw new Error("writers measures the rows of a single-account case: run one first");
+      const writers = await runWriters(env, source.executionId);
+      outputs.push(`### Writers, one format per pass\n\n${writersTable(source.size, writers)}`);
+      log("writers: done");
+    } else if (name === "upload") {
+      outputs.push(
+        `### 1 GiB through the S3 inbox, by live heap\n\n${uploadTable(await runUpload())}`,
+      );
+      log("upload: done");
+    } else {
+      const accounts = Number(values["fleet-accounts"]);
+      fleet = await runFleet(env, fleetSize, accounts, Number(values["fleet-workers"]));
+      log(`fleet: ${accounts} analyses in ${(fleet.totalMs / 1000).toFixed(1)} s`);
+    }
+  }
+} finally {
+  await env.close();
+}
+
+console.log(`\nload at the end ${loadNow()}\n`);
+if (singles.length > 0) {
+  console.log(`### Trigger → manifest, one account\n\n${singleAccountTable(singles)}\n`);
+  console.log(`### Rows per report, bytes per format\n\n${rowsTable(singles)}\n`);
+  console.log(`### Phases: the worker's memory and garbage collection\n\n${phaseTable(singles)}\n`);
+}
+for (const output of outputs) console.log(`${output}\n`);
+if (fleet) console.log(`### Accounts queued at once\n\n${fleetTable(fleet)}\n`);

@@ -1,0 +1,110 @@
+import { startFakeAws } from "@sightline/aws/testing";
+import type { ReportFormat, ReportType } from "@sightline/reports";
+import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { type BenchEnvironment, type Execution, MANIFESTS_ONLY } from "./bench-environment.ts";
+import { checkDelivery } from "./delivery-check.ts";
+import {
+  type MachineLoad,
+  machineLoadBetween,
+  ownCpuSeconds,
+  sampleMachine,
+} from "./machine-load.ts";
+import { type ExecutionPhases, phasesOf } from "./phases.ts";
+import {
+  ACCOUNT_ID,
+  principalsOf,
+  type SyntheticSize,
+  syntheticAccountModel,
+} from "./synthetic-model.ts";
+import { startWorkerChild } from "./worker-child.ts";
+
+export interface SingleAccountResult {
+  size: SyntheticSize;
+  principals: number;
+  executionId: string;
+  timing: ExecutionPhases;
+  /** Rows of each report. */
+  rows: Record<ReportType, number>;
+  /** Rows and bytes written per format (each report's file of that format, once). */
+  formats: Partial<Record<ReportFormat, { rows: number; bytes: number }>>;
+  objects: number;
+  deliveredBytes: number;
+  peakRssBytes: number;
+  workerCpuSeconds: number;
+  machine: MachineLoad;
+}
+
+/**
+ * Trigger → manifest delivered for one synthetic account, with a fresh worker in a child
+ * process (its peak RSS is this analysis's) and the fake AWS in this process.
+ */
+export async function runSingleAccount(
+  env: BenchEnvironment,
+  size: SyntheticSize,
+): Promise<{ result: SingleAccountResult; execution: Execution }> {
+  const fake = await startFakeAws(syntheticAccountModel(size), { storeBodies: MANIFESTS_ONLY });
+  const worker = await startWorkerChild(
+    size,
+    { databaseUrl: env.databaseUrl, schema: env.schema, settings: env.workerSettings(fake) },
+    env.workerProcess,
+  ).catch(async (error: unknown) => {
+    await fake.close();
+    throw error;
+  });
+  try {
+    const owner = await env.addCustomer(await env.addPartner());
+    const before = { worker: await worker.usage(), own: ownCpuSeconds(), machine: sampleMachine() };
+    const triggeredAt = Date.now();
+    const { executionId } = await triggerAnalysis(env.ctx, {
+      owner,
+      accountId: ACCOUNT_ID,
+      kind: "ondemand",
+    });
+    const [execution] = (await Promise.race([env.finished([executionId]), worker.crashed])) as [
+      Execution,
+    ];
+    const machineEnd = sampleMachine();
+    const ownEnd = ownCpuSeconds();
+    const usage = await worker.usage();
+    const workerCpuSeconds = usage.cpuSeconds - before.worker.cpuSeconds;
+    const delivery = checkDelivery(fake, execution);
+    const rows = Object.fromEntries(
+      delivery.manifest.reports.map((r) => [r.type, r.rows]),
+    ) as Record<ReportType, number>;
+    const formats: SingleAccountResult["formats"] = {};
+    const counted = new Set<string>();
+    for (const object of delivery.manifest.objects) {
+      // The dated and latest copies are the same file: count each report's file once.
+      if (counted.has(`${object.reportType}.${object.format}`)) continue;
+      counted.add(`${object.reportType}.${object.format}`);
+      const total = formats[object.format] ?? { rows: 0, bytes: 0 };
+      formats[object.format] = {
+        rows: total.rows + object.rows,
+        bytes: total.bytes + object.bytes,
+      };
+    }
+    return {
+      execution,
+      result: {
+        size,
+        principals: principalsOf(size),
+        executionId,
+        timing: phasesOf(execution, triggeredAt, { lines: worker.lines, rss: worker.rss, usage }),
+        rows,
+        formats,
+        objects: delivery.objects,
+        deliveredBytes: delivery.bytes,
+        peakRssBytes: usage.maxRssBytes,
+        workerCpuSeconds,
+        machine: machineLoadBetween(
+          before.machine,
+          machineEnd,
+          workerCpuSeconds + ownEnd - before.own,
+        ),
+      },
+    };
+  } finally {
+    await worker.stop();
+    await fake.close();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * A benchmark worker in a process of its own, so that its peak RSS is its own: forked by
+ * `worker-child.ts` with SIGHTLINE_BENCH_WORKER = JSON of { databaseUrl, schema, settings }.
+ * Logs JSON lines on stdout (the phases' times); answers "usage" with its resource usage.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  constants,
+  type NodeGCPerformanceDetail,
+  type PerformanceEntry,
+  PerformanceObserver,
+} from "node:perf_hooks";
+import { createDb } from "@sightline/db";
+import { createLogger } from "@sightline/logging";
+import { localMasterKey } from "../src/credentials/master-key.ts";
+import { startJobQueue } from "../src/runtime/start-job-queue.ts";
+import { startWorker, type WorkerSettings } from "../src/worker/start-worker.ts";
+
+/** A garbage collection: when it started (epoch ms), how long it took, whether major. */
+export interface GcEvent {
+  at: number;
+  ms: number;
+  major: boolean;
+}
+
+/** The V8 heap in use and the memory outside it (Buffers), sampled every 500 ms. */
+export interface HeapSample {
+  at: number;
+  heapUsed: number;
+  external: number;
+}
+
+export interface WorkerUsage {
+  maxRssBytes: number;
+  cpuSeconds: number;
+  gc: GcEvent[];
+  heap: HeapSample[];
+}
+
+const gc: GcEvent[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { detail } = entry as PerformanceEntry & { detail?: NodeGCPerformanceDetail };
+    const kind = detail?.kind;
+    const at = performance.timeOrigin + entry.startTime;
+    gc.push({ at, ms: entry.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+  }
+}).observe({ entryTypes: ["gc"] });
+const heap: HeapSample[] = [];
+setInterval(() => {
+  const memory = process.memoryUsage();
+  heap.push({ at: Date.now(), heapUsed: memory.heapUsed, external: memory.external });
+}, 500).unref();
+
+const { databaseUrl, schema, settings } = JSON.parse(
+  process.env.SIGHTLINE_BENCH_WORKER ?? "{}",
+) as { databaseUrl: string; schema: string; settings: WorkerSettings };
+const logger = createLogger({ level: "info" });
+const database = createDb(databaseUrl, { maxConnections: 4 });
+const boss = await startJobQueue({
+  databaseUrl,
+  logger,
+  queue: settings.queue,
+  maintenance: true,
+  schema,
+});
+await startWorker(
+  {
+    db: database.db,
+    boss,
+    masterKey: localMasterKey(randomBytes(32)),
+    logger,
+    now: () => new Date(),
+  },
+  settings,
+);
+
+process.on("message", (message) => {
+  if (message !== "usage") return;
+  const usage = process.resourceUsage();
+  process.send?.({
+    maxRssBytes: usage.maxRSS * 1024,
+    cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
+    gc,
+    heap,
+  } satisfies WorkerUsage);
+});
+process.once("SIGTERM", async () => {
+  await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  await database.close();
+  process.exit(0);
+});
+process.send?.("ready");

@@ -1,0 +1,84 @@
+import type { CollectionMetadata, CredentialReportRow } from "@sightline/aws";
+import type { AccountAnalysis, ResourceRow } from "@sightline/engine";
+import type {
+  AccessKeyCredential,
+  PrincipalMetadata,
+  ReportInput,
+  ResourceMetadata,
+  UserCredentials,
+} from "@sightline/reports";
+
+const date = (iso: string | undefined) => (iso ? new Date(iso) : undefined);
+
+function accessKey(key: CredentialReportRow["accessKeys"][0]): AccessKeyCredential | undefined {
+  // A key that was never created has no rotation date; an inactive one still has one.
+  if (!key.active && !key.lastRotated) return undefined;
+  const lastUsed = date(key.lastUsedDate);
+  const lastRotated = date(key.lastRotated);
+  return {
+    active: key.active,
+    ...(lastUsed ? { lastUsed } : {}),
+    ...(lastRotated ? { lastRotated } : {}),
+  };
+}
+
+function credentialsOf(row: CredentialReportRow): UserCredentials {
+  const [first, second] = row.accessKeys;
+  const key1 = accessKey(first);
+  const key2 = accessKey(second);
+  const lastUsed = date(row.passwordLastUsed);
+  const lastRotated = date(row.passwordLastChanged);
+  return {
+    ...(row.passwordEnabled
+      ? { password: { ...(lastUsed ? { lastUsed } : {}), ...(lastRotated ? { lastRotated } : {}) } }
+      : {}),
+    ...(key1 ? { accessKey1: key1 } : {}),
+    ...(key2 ? { accessKey2: key2 } : {}),
+  };
+}
+
+/** What the reports add to the engine's rows: last use, credentials, resource names and tags. */
+export function reportInputOf(
+  analysis: AccountAnalysis,
+  metadata: CollectionMetadata,
+  analysisTime: Date,
+  iamAdminPaths: ReadonlyMap<string, readonly string[]>,
+): ReportInput {
+  const principalMetadata = new Map<string, PrincipalMetadata>();
+  const add = (arn: string, more: PrincipalMetadata) =>
+    principalMetadata.set(arn, { ...principalMetadata.get(arn), ...more });
+  for (const [arn, used] of Object.entries(metadata.roleLastUsed)) {
+    const lastUsed = date(used.lastUsedDate);
+    if (lastUsed) add(arn, { lastUsed });
+  }
+  for (const row of metadata.credentialReport?.rows ?? [])
+    add(row.arn, { credentials: credentialsOf(row) });
+  for (const [arn, iamAdminPath] of iamAdminPaths) add(arn, { iamAdminPath });
+  const resourceMetadata = new Map<string, ResourceMetadata>();
+  for (const [arn, bucket] of Object.entries(metadata.buckets))
+    resourceMetadata.set(arn, { name: bucket.name, tags: bucket.tags });
+  for (const [arn, key] of Object.entries(metadata.keys))
+    resourceMetadata.set(arn, { name: key.aliases[0] ?? key.keyId, tags: key.tags });
+  return { analysisTime, principals: analysis.principals, principalMetadata, resourceMetadata };
+}
+
+/**
+ * The resources report: every resource with a policy (the engine's rows), then every collected
+ * bucket and key without one, so that the report lists all of them, as k9's does.
+ */
+export function* allResources(
+  analysis: AccountAnalysis,
+  metadata: CollectionMetadata,
+): Generator<ResourceRow> {
+  const seen = new Set<string>();
+  for (const row of analysis.resources) {
+    seen.add(row.resourceArn);
+    yield row;
+  }
+  const base = { accountId: metadata.accountId, allowsAnyPrincipal: false };
+  for (const arn of Object.keys(metadata.buckets))
+    if (!seen.has(arn))
+      yield { ...base, resourceArn: arn, resourceType: "S3Bucket", service: "S3" };
+  for (const arn of Object.keys(metadata.keys))
+    if (!seen.has(arn)) yield { ...base, resourceArn: arn, resourceType: "KMSKey", service: "KMS" };
+}

@@ -1,0 +1,177 @@
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import type { CollectionWarning } from "@sightline/aws";
+import {
+  type AccountContext,
+  type ExecutionRow,
+  finishExecution,
+  loadAccountContext,
+  requeueExecution,
+  startExecution,
+} from "@sightline/db";
+import { AppError, type ExecutionFailure, type ExecutionWarning } from "@sightline/domain";
+import {
+  analyzeAccount,
+  buildAccessGraph,
+  createAccountModel,
+  type Issue,
+} from "@sightline/engine";
+import type { Logger } from "@sightline/logging";
+import type { ReportFormat, WrittenReport } from "@sightline/reports";
+import type { ServiceContext } from "../context.ts";
+import { deliverReports } from "../delivery/deliver-reports.ts";
+import { openReportInbox } from "../delivery/report-inbox.ts";
+import type { AnalysisSettings } from "./analysis-settings.ts";
+import { collectOrReuse } from "./collect-or-reuse.ts";
+import { writeReports } from "./write-reports.ts";
+
+export type RunOutcome =
+  | { status: "succeeded"; reportKeys: string[] }
+  | { status: "failed"; failure: ExecutionFailure }
+  /** A failure that may pass: the job is to run again. */
+  | { status: "retrying"; error: AppError }
+  /** The execution had already ended (a job delivered twice). */
+  | { status: "skipped" };
+
+/** Engine input issues shown in the execution and manifest; the rest are counted. */
+const MAX_ISSUE_WARNINGS = 50;
+
+function warningsOf(collected: readonly CollectionWarning[], issues: readonly Issue[]) {
+  const warnings: ExecutionWarning[] = collected.map((w) => ({
+    code: w.kind,
+    message: w.message,
+    ...(w.resourceArn ? { resourceArn: w.resourceArn } : {}),
+  }));
+  for (const issue of issues.slice(0, MAX_ISSUE_WARNINGS))
+    warnings.push({ code: "input-issue", message: `${issue.path}: ${issue.message}` });
+  if (issues.length > MAX_ISSUE_WARNINGS)
+    warnings.push({
+      code: "input-issue",
+      message: `${issues.length - MAX_ISSUE_WARNINGS} more input issues of the account's IAM configuration`,
+    });
+  return warnings;
+}
+
+const formatsFor = (settings: AnalysisSettings, hive: boolean): ReportFormat[] => [
+  ...new Set<ReportFormat>([...settings.formats, ...(hive ? (["parquet"] as const) : [])]),
+];
+
+/**
+ * Collects (or reuses the stored collection), analyses and writes the report files. Only the
+ * files and warnings leave this function: the collection, model and analysis (hundreds of MiB
+ * for a large account) become garbage before delivery, instead of slowing every collection
+ * the upload buffers cause.
+ */
+async function analyseAndWrite(
+  ctx: ServiceContext,
+  settings: AnalysisSettings,
+  execution: ExecutionRow,
+  account: AccountContext,
+  output: { analysisTime: Date; dir: string; formats: ReportFormat[] },
+  log: Logger,
+): Promise<{ reports: WrittenReport[]; warnings: ExecutionWarning[] }> {
+  const collected = await collectOrReuse(ctx, settings, execution, account);
+  log.info({ warnings: collected.warnings.length }, "collected");
+  const model = createAccountModel(collected.snapshot);
+  const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
+  const graph = buildAccessGraph(model);
+  const reports = await writeReports({
+    model,
+    analysis,
+    graph,
+    metadata: collected.metadata,
+    ...output,
+  });
+  return { reports, warnings: warningsOf(collected.warnings, analysis.issues) };
+}
+
+/**
+ * One attempt at an execution: credentials → collection (stored) → analysis → reports →
+ * delivery (manifest last) → outcome. Failures become data: a failure that cannot pass, or the
+ * last attempt's, ends the execution `failed` with its code and message.
+ */
+export async function runAnalysis(
+  ctx: ServiceContext,
+  settings: AnalysisSettings,
+  executionId: string,
+  attempt: { final: boolean },
+): Promise<RunOutcome> {
+  const execution = await startExecution(ctx.db, executionId);
+  if (!execution) return { status: "skipped" };
+  const log = ctx.logger.child({ executionId, attempt: execution.attempts });
+  const workDir = path.join(settings.workDir, executionId);
+  try {
+    const account = await loadAccountContext(ctx.db, execution);
+    if (!account)
+      throw new AppError(
+        "NOT_FOUND",
+        `The customer of account ${execution.accountId} no longer exists`,
+      );
+    const analysisTime = execution.startedAt ?? ctx.now();
+    await rm(workDir, { recursive: true, force: true });
+    await mkdir(workDir, { recursive: true });
+    const flags = account.delivery.featureFlags;
+    const { reports, warnings } = await analyseAndWrite(
+      ctx,
+      settings,
+      execution,
+      account,
+      {
+        analysisTime,
+        dir: workDir,
+        formats: formatsFor(settings, flags.hiveEnabled === true),
+      },
+      log,
+    );
+    log.info({ rows: Object.fromEntries(reports.map((r) => [r.type, r.rows])) }, "reports written");
+    const inbox = openReportInbox(settings, account.delivery);
+    try {
+      const reportKeys = await deliverReports({
+        inbox,
+        executionId,
+        target: {
+          customerId: execution.customerId,
+          accountId: execution.accountId,
+          analysisTime,
+          latest: flags.latestReportEnabled === true,
+          hive: flags.hiveEnabled === true,
+          // The access paths report is JSON Lines whatever the formats of the others.
+          formats: [...new Set<ReportFormat>([...settings.formats, "jsonl"])],
+        },
+        reports,
+        warnings,
+      });
+      await finishExecution(ctx.db, executionId, { status: "succeeded", reportKeys, warnings });
+      log.info({ inbox: inbox.location, objects: reportKeys.length }, "delivered");
+      return { status: "succeeded", reportKeys };
+    } finally {
+      inbox.destroy();
+    }
+  } catch (thrown) {
+    const error =
+      thrown instanceof AppError
+        ? thrown
+        : new AppError(
+            "INTERNAL",
+            "Sightline failed internally; the operator's logs have the details",
+            {
+              cause: thrown,
+            },
+          );
+    if (!(thrown instanceof AppError)) log.error({ err: thrown }, "analysis failed unexpectedly");
+    if (error.retryable && !attempt.final) {
+      log.warn({ code: error.code }, "attempt failed; it will run again");
+      await requeueExecution(ctx.db, executionId, {
+        code: error.code,
+        message: `attempt ${execution.attempts} failed: ${error.message}`,
+      });
+      return { status: "retrying", error };
+    }
+    const failure = { code: error.code, message: error.message };
+    await finishExecution(ctx.db, executionId, { status: "failed", failure, warnings: [] });
+    log.warn({ code: error.code }, "analysis failed");
+    return { status: "failed", failure };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,77 @@
+import type { CollectionMetadata } from "@sightline/aws";
+import {
+  type AccessGraph,
+  type AccountAnalysis,
+  type AccountModel,
+  iamAdminPaths,
+  reportedAccessPaths,
+} from "@sightline/engine";
+import {
+  createReportContext,
+  principalAccessReportRows,
+  principalReportRows,
+  type ReportFormat,
+  resourceAccessPathRows,
+  resourceAccessReportRows,
+  resourceReportRows,
+  type WrittenReport,
+  writeReport,
+} from "@sightline/reports";
+import { resourceExpander } from "./expand-resources.ts";
+import { allResources, reportInputOf } from "./report-input.ts";
+
+/**
+ * The reports of one analysis, streamed to files in `dir` in every format asked for: k9's four,
+ * whose principal-access rows name the collected resources (buckets, keys, roles) a grant covers
+ * and whose principals name the way to an IAM admin, and the access paths to the account's
+ * admin roles and to its roles open to other accounts (JSON Lines, and Parquet for hive).
+ */
+export async function writeReports(input: {
+  model: AccountModel;
+  analysis: AccountAnalysis;
+  graph: AccessGraph;
+  metadata: CollectionMetadata;
+  analysisTime: Date;
+  dir: string;
+  formats: readonly ReportFormat[];
+}): Promise<WrittenReport[]> {
+  const { model, analysis, graph, metadata, dir, formats } = input;
+  const adminPaths = iamAdminPaths(graph, analysis.principals);
+  const context = createReportContext(
+    reportInputOf(analysis, metadata, input.analysisTime, adminPaths),
+  );
+  const roles = analysis.principals
+    .filter((p) => p.principalType === "IAMRole")
+    .map((p) => p.principalArn);
+  const expandResourcePattern = resourceExpander([
+    ...Object.keys(metadata.buckets),
+    ...Object.keys(metadata.keys),
+    ...roles,
+  ]);
+  const options = { dir, formats };
+  return [
+    await writeReport("principals", principalReportRows(analysis.principals, context), options),
+    await writeReport(
+      "resources",
+      resourceReportRows(allResources(analysis, metadata), context),
+      options,
+    ),
+    await writeReport(
+      "principal-access-summaries",
+      principalAccessReportRows(analysis.principalAccessSummaries(), context, {
+        expandResourcePattern,
+      }),
+      options,
+    ),
+    await writeReport(
+      "resource-access-summaries",
+      resourceAccessReportRows(analysis.resourceAccessSummaries(), context),
+      options,
+    ),
+    await writeReport(
+      "resource-access-paths",
+      resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
+      { dir, formats: formats.includes("parquet") ? ["jsonl", "parquet"] : ["jsonl"] },
+    ),
+  ];
+}

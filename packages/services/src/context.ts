@@ -1,0 +1,16 @@
+import type { Database } from "@sightline/db";
+import type { Logger } from "@sightline/logging";
+import type PgBoss from "pg-boss";
+import type { MasterKey } from "./credentials/master-key.ts";
+
+/** What the verbs need from outside, built once by the API or the worker (or a test). */
+export interface ServiceContext {
+  db: Database;
+  /** The job queue; a started instance (the API uses it only to enqueue). */
+  boss: PgBoss;
+  /** Wraps the data keys of own credentials. */
+  masterKey: MasterKey;
+  logger: Logger;
+  /** The clock: execution dates, credential expiry, daily limits. */
+  now: () => Date;
+}

@@ -1,0 +1,30 @@
+export type { AnalysisSettings } from "./analysis/analysis-settings.ts";
+export type { RunOutcome } from "./analysis/run-analysis.ts";
+export type { ServiceContext } from "./context.ts";
+export { openForExecution, sealForExecution } from "./credentials/envelope.ts";
+export { loadLocalMasterKeyFile } from "./credentials/local-master-key-file.ts";
+export { kmsMasterKey, localMasterKey, type MasterKey } from "./credentials/master-key.ts";
+export { AccessGraphCache } from "./paths/access-graph-cache.ts";
+export { type BuiltGraph, resourceAccessPaths } from "./paths/resource-access-paths.ts";
+export {
+  ANALYSIS_QUEUE,
+  createQueues,
+  DEFAULT_QUEUE_SETTINGS,
+  type QueueSettings,
+} from "./queue/analysis-queue.ts";
+export { loadMasterKey } from "./runtime/load-master-key.ts";
+export { type OpenedServices, openServiceContext } from "./runtime/open-service-context.ts";
+export { startJobQueue } from "./runtime/start-job-queue.ts";
+export {
+  analysisSettingsOf,
+  PipelineConfig,
+  workerSettingsOf,
+} from "./runtime/worker-config.ts";
+export { importSnapshot } from "./snapshots/import-snapshot.ts";
+export {
+  type AccountOwner,
+  type TriggeredExecution,
+  type TriggerRequest,
+  triggerAnalysis,
+} from "./triggers/trigger-analysis.ts";
+export { startWorker, type WorkerSettings } from "./worker/start-worker.ts";

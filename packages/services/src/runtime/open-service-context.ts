@@ -1,0 +1,32 @@
+import { createDb } from "@sightline/db";
+import type { Logger } from "@sightline/logging";
+import type { ServiceContext } from "../context.ts";
+import type { QueueSettings } from "../queue/analysis-queue.ts";
+import { loadMasterKey } from "./load-master-key.ts";
+import { startJobQueue } from "./start-job-queue.ts";
+
+export interface OpenedServices {
+  ctx: ServiceContext;
+  /** Waits for running jobs up to `drainMs`, then closes the queue and the pool. */
+  close(drainMs: number): Promise<void>;
+}
+
+/** The verbs' context for a worker process: a pool, the job queue with maintenance, the key. */
+export async function openServiceContext(options: {
+  databaseUrl: string;
+  dataDir: string;
+  logger: Logger;
+  kmsKeyId: string | undefined;
+  queue: QueueSettings;
+}): Promise<OpenedServices> {
+  const database = createDb(options.databaseUrl, { maxConnections: 4 });
+  const boss = await startJobQueue({ ...options, maintenance: true });
+  const masterKey = await loadMasterKey(options);
+  return {
+    ctx: { db: database.db, boss, masterKey, logger: options.logger, now: () => new Date() },
+    async close(drainMs) {
+      await boss.stop({ graceful: true, timeout: drainMs, wait: true });
+      await database.close();
+    },
+  };
+}

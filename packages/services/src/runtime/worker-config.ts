@@ -1,0 +1,85 @@
+import path from "node:path";
+import { REPORT_FORMATS } from "@sightline/reports/formats";
+import { z } from "zod";
+import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
+import { DEFAULT_QUEUE_SETTINGS } from "../queue/analysis-queue.ts";
+import type { WorkerSettings } from "../worker/start-worker.ts";
+
+const list = z.string().transform((text) =>
+  text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+/** The analysis pipeline's settings, from the environment (see the README's table). */
+export const PipelineConfig = z
+  .object({
+    /** An AWS KMS key wraps own credentials' data keys; unset: a local key in the data dir. */
+    SIGHTLINE_KMS_KEY_ID: z.string().min(1).optional(),
+    SIGHTLINE_CVS_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SIGHTLINE_CVS_TOKEN: z.string().min(1).optional(),
+    SIGHTLINE_AWS_REGIONS: list.optional(),
+    SIGHTLINE_REPORT_FORMATS: list
+      .pipe(z.array(z.enum(REPORT_FORMATS)).min(1, "must name at least one format"))
+      .default(["csv", "jsonl"]),
+    /** S3-compatible inbox endpoints (and the loopback fake) need path-style bucket addressing. */
+    SIGHTLINE_S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+    SIGHTLINE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+    SIGHTLINE_DAILY_CRON: z.string().min(9).default("0 7 * * *"),
+    SIGHTLINE_DAILY_WINDOW_MINUTES: z.coerce.number().int().min(0).max(1440).default(240),
+    SIGHTLINE_SNAPSHOT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+    SIGHTLINE_JOB_RETRY_LIMIT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(DEFAULT_QUEUE_SETTINGS.retryLimit),
+    SIGHTLINE_JOB_RETRY_DELAY_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(DEFAULT_QUEUE_SETTINGS.retryDelaySeconds),
+    SIGHTLINE_JOB_EXPIRE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(DEFAULT_QUEUE_SETTINGS.expireInSeconds),
+    SIGHTLINE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  })
+  .refine((c) => (c.SIGHTLINE_CVS_URL === undefined) === (c.SIGHTLINE_CVS_TOKEN === undefined), {
+    path: ["SIGHTLINE_CVS_TOKEN"],
+    message: "SIGHTLINE_CVS_URL and SIGHTLINE_CVS_TOKEN go together",
+  });
+export type PipelineConfig = z.infer<typeof PipelineConfig>;
+
+export function analysisSettingsOf(config: PipelineConfig, dataDir: string): AnalysisSettings {
+  return {
+    inboxDir: path.join(dataDir, "inbox"),
+    workDir: path.join(dataDir, "work"),
+    formats: config.SIGHTLINE_REPORT_FORMATS,
+    ...(config.SIGHTLINE_AWS_REGIONS ? { regions: config.SIGHTLINE_AWS_REGIONS } : {}),
+    ...(config.SIGHTLINE_CVS_URL && config.SIGHTLINE_CVS_TOKEN
+      ? { credentialVending: { url: config.SIGHTLINE_CVS_URL, token: config.SIGHTLINE_CVS_TOKEN } }
+      : {}),
+    ...(config.SIGHTLINE_S3_FORCE_PATH_STYLE
+      ? { awsClientOptions: { s3ForcePathStyle: true } }
+      : {}),
+  };
+}
+
+export function workerSettingsOf(config: PipelineConfig, dataDir: string): WorkerSettings {
+  return {
+    analysis: analysisSettingsOf(config, dataDir),
+    queue: {
+      retryLimit: config.SIGHTLINE_JOB_RETRY_LIMIT,
+      retryDelaySeconds: config.SIGHTLINE_JOB_RETRY_DELAY_SECONDS,
+      expireInSeconds: config.SIGHTLINE_JOB_EXPIRE_SECONDS,
+    },
+    concurrency: config.SIGHTLINE_WORKER_CONCURRENCY,
+    dailyCron: config.SIGHTLINE_DAILY_CRON,
+    dailyWindowMinutes: config.SIGHTLINE_DAILY_WINDOW_MINUTES,
+    snapshotRetentionDays: config.SIGHTLINE_SNAPSHOT_RETENTION_DAYS,
+    pollingIntervalSeconds: config.SIGHTLINE_POLL_SECONDS,
+  };
+}

@@ -1,0 +1,26 @@
+import { promisify } from "node:util";
+import { gunzip, gzip } from "node:zlib";
+import type { CollectedAccount } from "@sightline/aws";
+import { type Executor, insertSnapshot, type StoredSnapshot } from "@sightline/db";
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** Stores what collection found for an execution: gzip-compressed JSON, as the engine reads it. */
+export async function storeCollection(
+  db: Executor,
+  execution: { executionId: string; customerId: string; accountId: string },
+  collected: CollectedAccount,
+): Promise<void> {
+  await insertSnapshot(db, {
+    executionId: execution.executionId,
+    customerId: execution.customerId,
+    accountId: execution.accountId,
+    collectedAt: new Date(collected.metadata.finishedAt),
+    data: await gzipAsync(JSON.stringify(collected)),
+  });
+}
+
+export async function readCollection(stored: StoredSnapshot): Promise<CollectedAccount> {
+  return JSON.parse((await gunzipAsync(stored.data)).toString("utf8")) as CollectedAccount;
+}

@@ -1,0 +1,56 @@
+import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
+import type { ServiceContext } from "../context.ts";
+import {
+  ANALYSIS_QUEUE,
+  createQueues,
+  DAILY_ACCOUNT_QUEUE,
+  DAILY_QUEUE,
+  LOST_ANALYSIS_QUEUE,
+  MAINTENANCE_QUEUE,
+  type QueueSettings,
+} from "../queue/analysis-queue.ts";
+import { analysisJobHandler, lostAnalysisHandler } from "./analysis-job.ts";
+import { dailyAccountHandler, dailyFanOutHandler } from "./daily-jobs.ts";
+import { maintenanceHandler } from "./maintenance-job.ts";
+
+export interface WorkerSettings {
+  analysis: AnalysisSettings;
+  queue: QueueSettings;
+  /** Analyses this process runs at once. Each holds one account's model and rows in memory. */
+  concurrency: number;
+  /** When the daily run starts, a cron expression in UTC. */
+  dailyCron: string;
+  /** Over how many minutes the daily run spreads the accounts. */
+  dailyWindowMinutes: number;
+  snapshotRetentionDays: number;
+  /** How often an idle worker asks for a job. */
+  pollingIntervalSeconds: number;
+}
+
+/**
+ * Makes this process a worker: it takes analysis jobs from the shared queue (any number of
+ * processes on any number of machines may), and keeps the daily and maintenance schedules.
+ * Stopping (draining) is the boss's: `boss.stop({ graceful: true })`.
+ */
+export async function startWorker(ctx: ServiceContext, settings: WorkerSettings): Promise<void> {
+  const { boss } = ctx;
+  await createQueues(boss, settings.queue);
+  const polling = { pollingIntervalSeconds: settings.pollingIntervalSeconds };
+  const analysis = analysisJobHandler(ctx, settings.analysis);
+  for (let i = 0; i < settings.concurrency; i++)
+    await boss.work(ANALYSIS_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, analysis);
+  await boss.work(LOST_ANALYSIS_QUEUE, polling, lostAnalysisHandler(ctx));
+  await boss.work(DAILY_QUEUE, polling, dailyFanOutHandler(ctx, settings.dailyWindowMinutes));
+  await boss.work(DAILY_ACCOUNT_QUEUE, { ...polling, batchSize: 10 }, dailyAccountHandler(ctx));
+  await boss.work(
+    MAINTENANCE_QUEUE,
+    polling,
+    maintenanceHandler(ctx, settings.snapshotRetentionDays),
+  );
+  await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
+  await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
+  ctx.logger.info(
+    { concurrency: settings.concurrency, dailyCron: settings.dailyCron },
+    "worker started",
+  );
+}

@@ -1,0 +1,180 @@
+import { createHash } from "node:crypto";
+import { smallAccount } from "@sightline/aws/testing";
+import { latestSnapshot } from "@sightline/db";
+import { Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
+import { afterAll, describe, expect, it } from "vitest";
+import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { startPipeline } from "./support/pipeline.ts";
+
+const carol = {
+  UserName: "carol",
+  UserId: "AIDACAROL",
+  Arn: `arn:aws:iam::${smallAccount.ACCOUNT_ID}:user/carol`,
+  Path: "/",
+  GroupList: [],
+  AttachedManagedPolicies: [],
+  UserPolicyList: [
+    {
+      PolicyName: "read-one-bucket",
+      PolicyDocument: {
+        Version: "2012-10-17",
+        Statement: [
+          { Effect: "Allow", Action: "s3:GetObject", Resource: "arn:aws:s3:::reports/*" },
+        ],
+      },
+    },
+  ],
+};
+const model = smallAccount.model;
+const details = model.authorizationDetails;
+const pipeline = await startPipeline({
+  model: {
+    ...model,
+    authorizationDetails: {
+      ...details,
+      UserDetailList: [...(details?.UserDetailList ?? []), carol],
+    },
+  },
+});
+afterAll(() => pipeline.close());
+const { ctx, fake } = pipeline;
+const inbox = (key: string) => fake.objects.get(`${smallAccount.INBOX_BUCKET}/${key}`);
+
+describe("an analysis, end to end through the fake AWS", () => {
+  it("assumes the role, collects, analyses and delivers every report to the partner's inbox", async () => {
+    const partner = await pipeline.partner({
+      featureFlags: { latestReportEnabled: true, hiveEnabled: true },
+    });
+    const { executionId } = await triggerAnalysis(ctx, {
+      owner: { kind: "partner", ...partner },
+      accountId: smallAccount.ACCOUNT_ID,
+      kind: "ondemand",
+    });
+    const execution = await pipeline.finished(executionId);
+    expect(execution).toMatchObject({ status: "succeeded", failureCode: null });
+
+    const keys = execution.reportKeys;
+    const prefix = `customers/${partner.customerId}/reports/aws/${smallAccount.ACCOUNT_ID}`;
+    const stamp = execution.startedAt
+      ?.toISOString()
+      .slice(0, 16)
+      .replace("T", "-")
+      .replace(":", "");
+    const types = [
+      "principals",
+      "resources",
+      "principal-access-summaries",
+      "resource-access-summaries",
+    ];
+    for (const type of types) {
+      for (const ext of ["csv", "jsonl"]) {
+        expect(keys).toContain(
+          `${prefix}/${stamp?.slice(0, 4)}/${stamp?.slice(5, 7)}/${type}.${stamp}.${ext}`,
+        );
+        expect(keys).toContain(`${prefix}/latest/${type}.latest.${ext}`);
+      }
+      const day = stamp?.slice(0, 10);
+      expect(keys).toContain(
+        `hive/${type}/customer_id=${partner.customerId}/account_id=${smallAccount.ACCOUNT_ID}/dt=${day}/${type}.parquet`,
+      );
+    }
+    const manifestKey = keys.at(-1) ?? "";
+    expect(manifestKey).toMatch(/manifest\.latest\.json$/);
+
+    // Every object is in the inbox, encrypted with the partner's key, by Sightline's own principal.
+    for (const key of keys) {
+      const object = inbox(key);
+      expect(object, key).toBeDefined();
+      expect(object?.headers["x-amz-server-side-encryption"]).toBe("aws:kms");
+      expect(object?.headers["x-amz-server-side-encryption-aws-kms-key-id"]).toBe(
+        smallAccount.INBOX_KEY_ARN,
+      );
+      expect(object?.accessKeyId).toBe(fake.serviceCredentials.accessKeyId);
+      // The latest copies are copied within the inbox, not sent a second time.
+      const copied = object?.headers["x-amz-copy-source"] !== undefined;
+      expect(copied, key).toBe(key.includes("/latest/") && !key.includes("/manifest."));
+    }
+
+    // The manifest lists every other object with its size and SHA-256, and was written last.
+    const manifest = Manifest.parse(JSON.parse(inbox(manifestKey)?.body.toString("utf8") ?? "{}"));
+    expect(manifest.executionId).toBe(executionId);
+    expect(manifest.objects.map((o) => o.key).sort()).toEqual(
+      keys.filter((k) => !k.includes("/manifest.")).sort(),
+    );
+    for (const object of manifest.objects) {
+      const body = inbox(object.key)?.body ?? Buffer.alloc(0);
+      expect(body.length).toBe(object.bytes);
+      expect(createHash("sha256").update(body).digest("hex")).toBe(object.sha256);
+    }
+    const written = [...fake.objects.keys()].filter((k) => keys.some((key) => k.endsWith(key)));
+    expect(written.slice(-2).every((k) => k.includes("/manifest."))).toBe(true);
+
+    // Rows of the known account: carol may read objects of one bucket, and the row names it.
+    const access = inbox(
+      keys.find((k) => k.endsWith(`principal-access-summaries.${stamp}.csv`)) ?? "",
+    )
+      ?.body.toString("utf8")
+      .split("\r\n");
+    expect(access?.[0]).toBe(PRINCIPAL_ACCESS_COLUMNS.map((c) => c.name).join(","));
+    // The access paths: who reaches the admin role, and who outside the account comes in.
+    const paths = inbox(keys.find((k) => k.endsWith(`resource-access-paths.${stamp}.jsonl`)) ?? "")
+      ?.body.toString("utf8")
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as { resource_arn: string; reason: string; path_nodes: string[] },
+      );
+    const account = smallAccount.ACCOUNT_ID;
+    expect(
+      paths?.map(({ resource_arn, reason, path_nodes }) => ({ resource_arn, reason, path_nodes })),
+    ).toEqual(
+      expect.arrayContaining([
+        {
+          resource_arn: `arn:aws:iam::${account}:role/Deployer`,
+          reason: "iam-admin",
+          path_nodes: ["ec2.amazonaws.com"],
+        },
+        {
+          resource_arn: smallAccount.AUDITOR_ROLE_ARN,
+          reason: "trusted-by-other-accounts",
+          path_nodes: ["999999999999"],
+        },
+      ]),
+    );
+    expect(keys).toContain(
+      `hive/resource-access-paths/customer_id=${partner.customerId}/account_id=${account}/dt=${stamp?.slice(0, 10)}/resource-access-paths.parquet`,
+    );
+
+    const rows = access?.filter((line) => line.includes(",carol,")) ?? [];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(
+      /,S3,read-data,arn:aws:s3:::reports,false,\[\],arn:aws:s3:::reports\/\*/,
+    );
+  });
+
+  it("collects with the assumed role's credentials, and stores the snapshot", async () => {
+    const partner = await pipeline.partner();
+    const before = fake.calls.length;
+    const { executionId } = await triggerAnalysis(ctx, {
+      owner: { kind: "partner", ...partner },
+      accountId: smallAccount.ACCOUNT_ID,
+      kind: "ondemand",
+    });
+    expect((await pipeline.finished(executionId)).status).toBe("succeeded");
+    const calls = fake.calls.slice(before);
+    const assumeAt = calls.findIndex((c) => c.operation === "AssumeRole");
+    expect(calls[assumeAt]?.accessKeyId).toBe(fake.serviceCredentials.accessKeyId);
+    const collection = calls
+      .filter((c) => c.service !== "s3" || c.operation !== "PutObject")
+      .slice(assumeAt + 1);
+    expect(collection.length).toBeGreaterThan(5);
+    for (const call of collection)
+      expect(call.accessKeyId).not.toBe(fake.serviceCredentials.accessKeyId);
+    const snapshot = await latestSnapshot(ctx.db, {
+      customerId: partner.customerId,
+      accountId: smallAccount.ACCOUNT_ID,
+    });
+    expect(snapshot?.executionId).toBe(executionId);
+  });
+});

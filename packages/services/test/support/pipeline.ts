@@ -1,0 +1,154 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  type FakeAccountModel,
+  type FakeAws,
+  smallAccount,
+  startFakeAws,
+} from "@sightline/aws/testing";
+import {
+  createDb,
+  getExecution,
+  upsertMonitoredAccount,
+  upsertPartner,
+  upsertPartnerCustomer,
+} from "@sightline/db";
+import type { FeatureFlags } from "@sightline/domain";
+import { silentLogger } from "@sightline/logging";
+import { inject } from "vitest";
+import type { ServiceContext } from "../../src/context.ts";
+import { localMasterKey } from "../../src/credentials/master-key.ts";
+import type { QueueSettings } from "../../src/queue/analysis-queue.ts";
+import { startJobQueue } from "../../src/runtime/start-job-queue.ts";
+import { startWorker, type WorkerSettings } from "../../src/worker/start-worker.ts";
+
+export interface Pipeline {
+  ctx: ServiceContext;
+  databaseUrl: string;
+  /** The pg-boss schema of this pipeline's queue. */
+  schema: string;
+  fake: FakeAws;
+  settings: WorkerSettings;
+  dataDir: string;
+  /** A configured partner, customer and monitored account of the fake's account. */
+  partner(options?: { featureFlags?: FeatureFlags; externalId?: string }): Promise<{
+    partnerId: string;
+    partnerCustomerId: string;
+    customerId: string;
+  }>;
+  /** The execution once it has ended (or the test times out). */
+  finished(executionId: string): Promise<NonNullable<Awaited<ReturnType<typeof getExecution>>>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The fake AWS, a queue of its own (a pg-boss schema per test file, so files running side by
+ * side never take each other's jobs), and — unless `worker: false` — a worker on it.
+ */
+export async function startPipeline(
+  options: {
+    model?: FakeAccountModel;
+    worker?: boolean;
+    queue?: Partial<QueueSettings>;
+    credentialReportPollMs?: number;
+    /** A database of its own, for tests that act on every account (the daily run). */
+    databaseUrl?: string;
+  } = {},
+): Promise<Pipeline> {
+  const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
+  const fake = await startFakeAws(options.model ?? smallAccount.model);
+  const database = createDb(databaseUrl, { maxConnections: 4 });
+  const schema = `pgboss_${randomBytes(4).toString("hex")}`;
+  const queue = { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 60, ...options.queue };
+  const boss = await startJobQueue({
+    databaseUrl,
+    logger: silentLogger,
+    queue,
+    maintenance: true,
+    maintenanceIntervalSeconds: 1,
+    maxConnections: 3,
+    schema,
+  });
+  const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-pipeline-"));
+  const ctx: ServiceContext = {
+    db: database.db,
+    boss,
+    masterKey: localMasterKey(randomBytes(32)),
+    logger: silentLogger,
+    now: () => new Date(),
+  };
+  const settings: WorkerSettings = {
+    analysis: {
+      inboxDir: path.join(dataDir, "inbox"),
+      workDir: path.join(dataDir, "work"),
+      formats: ["csv", "jsonl"],
+      awsClientOptions: { ...fake.clientOptions, maxAttempts: 3 },
+      serviceCredentials: fake.serviceCredentials,
+      collection: { credentialReportPollMs: options.credentialReportPollMs ?? 5 },
+    },
+    queue,
+    concurrency: 1,
+    dailyCron: "0 7 * * *",
+    dailyWindowMinutes: 0,
+    snapshotRetentionDays: 30,
+    pollingIntervalSeconds: 0.5,
+  };
+  if (options.worker !== false) await startWorker(ctx, settings);
+  else
+    await import("../../src/queue/analysis-queue.ts").then((q) =>
+      q.createQueues(boss, settings.queue),
+    );
+
+  return {
+    ctx,
+    databaseUrl,
+    schema,
+    fake,
+    settings,
+    dataDir,
+    async partner(partnerOptions = {}) {
+      const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+      const partnerCustomerId = `tenant-${randomInt(1e9)}`;
+      await upsertPartner(ctx.db, {
+        partnerId,
+        awsEncryptionKeyId: smallAccount.INBOX_KEY_ARN,
+        deliveryDestinations: { DeliverToS3: { bucketName: smallAccount.INBOX_BUCKET } },
+      });
+      const ref = await upsertPartnerCustomer(ctx.db, {
+        partnerId,
+        partnerCustomerId,
+        subscriptionPlanName: "Enterprise",
+        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+        ...(partnerOptions.featureFlags ? { featureFlags: partnerOptions.featureFlags } : {}),
+      });
+      if (!ref) throw new Error("partner customer not stored");
+      await upsertMonitoredAccount(ctx.db, {
+        partnerId,
+        partnerCustomerId,
+        accountId: smallAccount.ACCOUNT_ID,
+        provider: "aws",
+        auditorAuthMethod: "config",
+        auditorAuthConfig: {
+          roleArn: smallAccount.AUDITOR_ROLE_ARN,
+          externalId: partnerOptions.externalId ?? smallAccount.EXTERNAL_ID,
+        },
+      });
+      return { partnerId, partnerCustomerId, customerId: ref.customerId };
+    },
+    async finished(executionId) {
+      for (;;) {
+        const row = await getExecution(ctx.db, executionId);
+        if (row && (row.status === "succeeded" || row.status === "failed")) return row;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async close() {
+      await boss.stop({ graceful: false, wait: true });
+      await database.close();
+      await fake.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

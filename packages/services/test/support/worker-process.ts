@@ -1,0 +1,36 @@
+/**
+ * A worker in a process of its own, for tests that kill it: `node --import tsx` this file with
+ * SIGHTLINE_TEST_WORKER set to the JSON of { databaseUrl, schema, settings }.
+ */
+import { randomBytes } from "node:crypto";
+import { createDb } from "@sightline/db";
+import { silentLogger } from "@sightline/logging";
+import { localMasterKey } from "../../src/credentials/master-key.ts";
+import { startJobQueue } from "../../src/runtime/start-job-queue.ts";
+import { startWorker, type WorkerSettings } from "../../src/worker/start-worker.ts";
+
+const { databaseUrl, schema, settings } = JSON.parse(process.env.SIGHTLINE_TEST_WORKER ?? "{}") as {
+  databaseUrl: string;
+  schema: string;
+  settings: WorkerSettings;
+};
+const database = createDb(databaseUrl, { maxConnections: 2 });
+const boss = await startJobQueue({
+  databaseUrl,
+  logger: silentLogger,
+  queue: settings.queue,
+  maintenance: true,
+  maxConnections: 2,
+  schema,
+});
+await startWorker(
+  {
+    db: database.db,
+    boss,
+    masterKey: localMasterKey(randomBytes(32)),
+    logger: silentLogger,
+    now: () => new Date(),
+  },
+  settings,
+);
+process.send?.("ready");
