@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { fromSources } from "../../vitest.shared.ts";
 
 export default defineConfig({
+  ...fromSources,
   test: {
     globalSetup: ["./test/global-setup.ts"],
     testTimeout: 30_000,

@@ -29,7 +29,7 @@ async function measure(url: string, headers: Record<string, string>) {
 const database = await createTestDatabase(process.env.DATABASE_URL);
 const child = fork(fileURLToPath(new URL("./servers.ts", import.meta.url)), {
   env: { ...process.env, BENCH_DATABASE_URL: database.url },
-  execArgv: ["--import", "tsx"],
+  execArgv: ["--conditions=@sightline/source", "--import", "tsx"],
 });
 try {
   const ready = await new Promise<Ready>((resolve, reject) => {

@@ -2,6 +2,8 @@
  * Child process of the benchmark: serves the real app and a bare Hono handler side by side, so
  * that the load generator (the parent) does not share an event loop with either.
  */
+
+import { randomBytes } from "node:crypto";
 import { serve } from "@hono/node-server";
 import {
   insertApiKey,
@@ -9,11 +11,12 @@ import {
   upsertPartner,
   upsertPartnerCustomer,
 } from "@sightline/db";
+import { silentLogger } from "@sightline/logging";
+import { DEFAULT_QUEUE_SETTINGS, localMasterKey, startJobQueue } from "@sightline/services";
 import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { connectAppDeps } from "../src/deps.ts";
 import { generateApiKey, hashKey } from "../src/keys.ts";
-import { silentLogger } from "../src/logger.ts";
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error("BENCH_DATABASE_URL is required");
@@ -21,6 +24,14 @@ const running = await connectAppDeps({
   databaseUrl: url,
   adminKey: "unused-operator-key-for-the-benchmark-0000",
   logger: silentLogger,
+  // The benchmarked routes enqueue nothing; the queue is there because the app needs one.
+  boss: await startJobQueue({
+    databaseUrl: url,
+    logger: silentLogger,
+    queue: DEFAULT_QUEUE_SETTINGS,
+    maintenance: false,
+  }),
+  masterKey: localMasterKey(randomBytes(32)),
 });
 const database = { db: running.deps.db };
 const partnerId = "P700001";

@@ -1,15 +1,13 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { AppError } from "@sightline/domain";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { describeError } from "./describe-error.ts";
-import { AppError } from "./errors.ts";
+import type { Endpoint } from "./endpoint.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { type RouteDef, registerRoute } from "./route.ts";
 import { registerDocs } from "./routes/docs.ts";
-import { routes as defaultRoutes } from "./routes/index.ts";
-
-export const API_VERSION = "0.1.0";
+import { endpoints as defaultEndpoints } from "./routes/index.ts";
+import { validationHook } from "./validation-hook.ts";
 
 function pathPattern(path: string): RegExp {
   const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
@@ -21,29 +19,34 @@ function pathPattern(path: string): RegExp {
   );
 }
 
+/** The methods each path accepts, for 405 answers with `Allow`. */
+function allowedMethods(endpoints: readonly Endpoint[]): (path: string) => string[] {
+  const patterns = endpoints.map((e) => ({
+    method: e.method.toUpperCase(),
+    pattern: pathPattern(e.path),
+  }));
+  return (path) => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
+}
+
 /** Builds the HTTP application from its dependencies; no I/O happens here. */
 export function createApp(
   deps: AppDeps,
-  routes: readonly RouteDef[] = defaultRoutes,
-): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  endpoints: readonly Endpoint[] = defaultEndpoints,
+): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestContext(deps.logger));
-  for (const route of routes) registerRoute(app, deps, route);
-  registerDocs(app, buildOpenApiDocument(routes, API_VERSION));
+  for (const endpoint of endpoints) endpoint.register(app, deps);
+  registerDocs(app, buildOpenApiDocument(app, deps.publicUrl));
 
-  const patterns = routes.map((route) => ({
-    method: route.method.toUpperCase(),
-    pattern: pathPattern(route.path),
-  }));
+  const allowed = allowedMethods(endpoints);
   app.notFound((c) => {
-    const allowed = patterns.filter((p) => p.pattern.test(c.req.path)).map((p) => p.method);
-    if (allowed.length > 0) {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
       throw new AppError(
         "METHOD_NOT_ALLOWED",
         `Method ${c.req.method} is not allowed on ${c.req.path}`,
-        undefined,
         {
-          allow: [...new Set(allowed)].join(", "),
+          headers: { allow: methods.join(", ") },
         },
       );
     }
@@ -67,8 +70,8 @@ export function createApp(
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ message: error.message, code: "INVALID_INPUT", requestId }, error.status);
     }
-    // Unknown errors stay opaque: database messages contain SQL.
-    c.get("logger").error("unhandled error", describeError(error));
+    // Unknown errors stay opaque to the caller: database messages contain SQL.
+    c.get("logger").error({ err: error }, "unhandled error");
     return c.json({ message: "Internal server error", code: "INTERNAL", requestId }, 500);
   });
   return app;

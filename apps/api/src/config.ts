@@ -1,24 +1,24 @@
+import { BaseConfig } from "@sightline/db";
+import { PipelineConfig } from "@sightline/services";
 import { z } from "zod";
 
-/** The service's whole configuration, read from the environment once at start-up. */
-export const Config = z.object({
-  HOST: z.string().min(1).default("127.0.0.1"),
-  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-  /** A Postgres server; when unset, an embedded Postgres keeps its data in SIGHTLINE_DATA_DIR. */
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  SIGHTLINE_DATA_DIR: z.string().min(1).default(".data"),
-  /** The operator key; generated into `<data dir>/admin-key` on first start when unset. */
-  SIGHTLINE_ADMIN_KEY: z.string().min(32, "must be at least 32 characters").optional(),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-});
-export type Config = z.infer<typeof Config>;
-
-/** Parses the environment or explains every wrong variable (names only, never values). */
-export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = Config.safeParse(env);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
-  }
-  return result.data;
-}
+/** The service's configuration, read from the environment once at start-up. */
+export const ApiConfig = z.intersection(
+  BaseConfig.extend({
+    /**
+     * What this process does: `all` (the default) serves the API and runs a worker; `api` and
+     * `worker` split them across processes and machines, which share the database and queue.
+     */
+    SIGHTLINE_ROLE: z.enum(["all", "api", "worker"]).default("all"),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    /** The operator key; generated into `<data dir>/admin-key` on first start when unset. */
+    SIGHTLINE_ADMIN_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+    /** Where clients reach the API (behind a proxy: its HTTPS address); the OpenAPI `servers`. */
+    SIGHTLINE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** How long SIGTERM waits for running analyses before stopping anyway. */
+    SIGHTLINE_DRAIN_SECONDS: z.coerce.number().int().min(0).default(300),
+  }),
+  PipelineConfig,
+);
+export type ApiConfig = z.infer<typeof ApiConfig>;

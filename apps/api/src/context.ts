@@ -1,7 +1,8 @@
 import type { Database } from "@sightline/db";
 import type { Caller } from "@sightline/domain";
+import type { Logger } from "@sightline/logging";
+import type { AccessGraphCache, BuiltGraph, ServiceContext } from "@sightline/services";
 import type { CallerCache } from "./caller-cache.ts";
-import type { Logger } from "./logger.ts";
 import type { ReadCache } from "./read-cache.ts";
 
 /** Everything the app needs from outside; built once at start-up (or by a test). */
@@ -16,6 +17,12 @@ export interface AppDeps {
   callerCache: CallerCache;
   /** Serialised partner reads, invalidated by the database's change feed; see ReadCache. */
   readCache: ReadCache;
+  /** The address clients use, for the OpenAPI document's `servers`. */
+  publicUrl: string;
+  /** What the business verbs need (triggers enqueue through its job queue). */
+  services: ServiceContext;
+  /** Access graphs of customers' newest snapshots (endpoint 12), rebuilt when one changes. */
+  accessGraphs: AccessGraphCache<BuiltGraph>;
 }
 
 export type AppEnv = {

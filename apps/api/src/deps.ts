@@ -1,8 +1,10 @@
 import { createDb, listenForChanges } from "@sightline/db";
+import type { Logger } from "@sightline/logging";
+import { AccessGraphCache, type BuiltGraph, type MasterKey } from "@sightline/services";
+import type PgBoss from "pg-boss";
 import { CallerCache } from "./caller-cache.ts";
 import type { AppDeps } from "./context.ts";
 import { hashKey } from "./keys.ts";
-import type { Logger } from "./logger.ts";
 import { ReadCache } from "./read-cache.ts";
 
 export interface RunningDeps {
@@ -10,11 +12,18 @@ export interface RunningDeps {
   close(): Promise<void>;
 }
 
-/** Connects what the app needs: the pool, the caches and the change feed that keeps them true. */
+/**
+ * Connects what the app needs: the pool, the caches and the change feed that keeps them true.
+ * The job queue and the master key belong to the caller, which starts and stops them.
+ */
 export async function connectAppDeps(options: {
   databaseUrl: string;
   adminKey: string;
   logger: Logger;
+  /** A started pg-boss whose queues exist (`createQueues`). */
+  boss: PgBoss;
+  masterKey: MasterKey;
+  publicUrl?: string;
   maxConnections?: number;
 }): Promise<RunningDeps> {
   const database = createDb(options.databaseUrl, { maxConnections: options.maxConnections ?? 10 });
@@ -37,6 +46,15 @@ export async function connectAppDeps(options: {
       logger: options.logger,
       callerCache,
       readCache,
+      publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
+      accessGraphs: new AccessGraphCache<BuiltGraph>(),
+      services: {
+        db: database.db,
+        boss: options.boss,
+        masterKey: options.masterKey,
+        logger: options.logger,
+        now: () => new Date(),
+      },
     },
     async close() {
       await feed.close();

@@ -1,64 +1,72 @@
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { serve } from "@hono/node-server";
-import { runMigrations, startEmbeddedPostgres } from "@sightline/db";
+import { loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
+import { createLogger } from "@sightline/logging";
+import { loadMasterKey, startJobQueue, startWorker, workerSettingsOf } from "@sightline/services";
 import { createApp } from "./app.ts";
-import { parseConfig } from "./config.ts";
+import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
-import { createLogger, type Logger } from "./logger.ts";
 
-/** The operator key from the environment, or one generated once and kept in the data dir. */
-async function loadAdminKey(configured: string | undefined, dataDir: string, logger: Logger) {
-  if (configured) return configured;
-  const file = path.resolve(dataDir, "admin-key");
-  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
-  const key = `sl_admin_${randomBytes(32).toString("base64url")}`;
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
-  await writeFile(file, `${key}\n`, { mode: 0o600 });
-  logger.warn("SIGHTLINE_ADMIN_KEY is unset: generated an operator key", { file });
-  return key;
-}
-
+/** The start command: the API and, unless `SIGHTLINE_ROLE=api`, a worker in the same process. */
 async function main() {
-  const config = parseConfig(process.env);
-  const logger = createLogger({ level: config.LOG_LEVEL, bindings: { service: "sightline-api" } });
+  const config = parseConfig(ApiConfig, process.env);
+  const role = config.SIGHTLINE_ROLE;
+  const logger = createLogger({
+    level: config.LOG_LEVEL,
+    bindings: { service: "sightline", role },
+  });
   const dataDir = path.resolve(config.SIGHTLINE_DATA_DIR);
-  let databaseUrl = config.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!databaseUrl) {
-    const pgLogger = logger.child({ component: "embedded-postgres" });
-    const embedded = await startEmbeddedPostgres({
-      dataDir: path.join(dataDir, "postgres"),
-      onLog: (message) => pgLogger.debug(message),
-    });
-    databaseUrl = embedded.url;
-    stopEmbedded = embedded.stop;
-    logger.info("embedded Postgres started", {
-      dataDir: path.join(dataDir, "postgres"),
-      port: embedded.port,
-    });
-  }
-  await runMigrations(databaseUrl);
-  const adminKey = await loadAdminKey(config.SIGHTLINE_ADMIN_KEY, dataDir, logger);
-  const running = await connectAppDeps({ databaseUrl, adminKey, logger });
-  const app = createApp(running.deps);
-  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) =>
-    logger.info("listening", {
-      url: `http://${config.HOST}:${info.port}`,
-      docs: `http://${config.HOST}:${info.port}/docs`,
-    }),
-  );
+  const database = await startDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  const settings = workerSettingsOf(config, dataDir);
+  const boss = await startJobQueue({
+    databaseUrl: database.url,
+    logger,
+    queue: settings.queue,
+    maintenance: role !== "api",
+  });
+  const masterKey = await loadMasterKey({ kmsKeyId: config.SIGHTLINE_KMS_KEY_ID, dataDir, logger });
+  const adminKey = await loadOperatorKey({
+    configured: config.SIGHTLINE_ADMIN_KEY,
+    dataDir,
+    logger,
+  });
+  const publicUrl = config.SIGHTLINE_PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  const running = await connectAppDeps({
+    databaseUrl: database.url,
+    adminKey,
+    logger,
+    publicUrl,
+    boss,
+    masterKey,
+  });
+  const server =
+    role === "worker"
+      ? undefined
+      : serve(
+          { fetch: createApp(running.deps).fetch, hostname: config.HOST, port: config.PORT },
+          (info) =>
+            logger.info(
+              {
+                url: `http://${config.HOST}:${info.port}`,
+                docs: `http://${config.HOST}:${info.port}/docs`,
+              },
+              "listening",
+            ),
+        );
+  // The API answers first; the worker starts taking jobs right after.
+  if (role !== "api") await startWorker(running.deps.services, settings);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info("shutting down", { signal });
-    server.close();
+    logger.info({ signal, drainSeconds: config.SIGHTLINE_DRAIN_SECONDS }, "shutting down");
+    server?.close();
+    // Running analyses finish (up to the drain time); jobs not yet taken stay queued.
+    await boss.stop({ graceful: true, timeout: config.SIGHTLINE_DRAIN_SECONDS * 1000, wait: true });
     await running.close();
-    await stopEmbedded?.();
+    await database.stop();
+    logger.info("stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

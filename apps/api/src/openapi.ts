@@ -1,74 +1,135 @@
-import { z } from "zod";
-import type { RouteDef } from "./route.ts";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ErrorBody } from "@sightline/domain";
+import type { z } from "zod";
+import type { AppEnv } from "./context.ts";
+import { MAX_BODY_BYTES } from "./guards.ts";
 
-function schemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, {
-    io,
-    target: "draft-2020-12",
-    unrepresentable: "any",
-  }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}
+export const API_VERSION = "0.1.0";
 
-function parametersOf(route: RouteDef): unknown[] {
-  if (!route.params) return [];
-  const json = schemaOf(route.params, "input") as { properties?: Record<string, unknown> };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
-    name,
-    in: "path",
-    required: true,
-    schema,
-  }));
-}
+const ErrorSchema = ErrorBody.meta({
+  id: "Error",
+  description:
+    "Every error: `message` (the contract's member) says what went wrong; `issues` name each invalid field and its rule",
+});
 
-/** The OpenAPI 3.1 document, built from the same zod schemas that validate the requests. */
-export function buildOpenApiDocument(
-  routes: readonly RouteDef[],
-  version: string,
-): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const responses = Object.fromEntries(
-      Object.entries(route.responses).map(([status, response]) => [
-        status,
-        {
-          description: response.description,
-          ...(response.schema
-            ? { content: { "application/json": { schema: schemaOf(response.schema, "output") } } }
-            : {}),
-        },
-      ]),
-    );
-    paths[route.path] ??= {};
-    const operation = paths[route.path] as Record<string, unknown>;
-    operation[route.method] = {
-      operationId: route.operationId,
-      summary: route.summary,
-      tags: route.tags,
-      ...(route.access.kind === "public" ? { security: [] } : {}),
-      parameters: parametersOf(route),
-      ...(route.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: schemaOf(route.body, "input") } },
-            },
-          }
-        : {}),
-      responses,
-    };
-  }
-  return {
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** A JSON success response. */
+export const ok = json;
+
+/** A JSON answer to a request that started something: `Location` says where to follow it. */
+export const accepted = <T extends z.ZodType>(schema: T, description: string) => ({
+  ...json(schema, description),
+  headers: {
+    location: {
+      description: "Where to follow the execution: `/executions/{executionId}`",
+      schema: { type: "string" as const },
+    },
+  },
+});
+
+/** A JSON request body, validated by the route's schema. */
+export const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
+  body: { description, required: true, content: { "application/json": { schema } } },
+});
+
+const requestId = {
+  "x-request-id": {
+    description: "The request's ID (the caller's `x-request-id` if well-formed); also in the logs",
+    schema: { type: "string" as const },
+  },
+};
+
+const error = (description: string) => ({ ...json(ErrorSchema, description), headers: requestId });
+
+/** Error responses, by status, for the routes' `responses`. */
+export const errors = {
+  400: error("Invalid path parameter or body; `issues` names each field and rule"),
+  401: error("Missing or unknown API key (`WWW-Authenticate: Bearer`)"),
+  403: error("The caller is not authorized for the operation; the message names it"),
+  404: error("Not found; the message says what to configure first"),
+  405: {
+    ...error("The path exists, but not with this method"),
+    headers: {
+      ...requestId,
+      allow: { description: "The methods the path accepts", schema: { type: "string" as const } },
+    },
+  },
+  409: {
+    ...error(
+      "The account is already being analysed (the message and `x-execution-id` name the execution), or cannot be analysed yet (an Azure subscription)",
+    ),
+    headers: {
+      ...requestId,
+      "x-execution-id": {
+        description: "The queued or running execution of the account, when there is one",
+        schema: { type: "string" as const },
+      },
+    },
+  },
+  413: error(`Body larger than ${MAX_BODY_BYTES} bytes (1 MiB)`),
+  422: error(
+    "Well-formed, but not something Sightline can do yet (an Azure subscription's analysis)",
+  ),
+  415: error("Content-Type is not application/json"),
+  429: {
+    ...error("A limit of the customer's plan is reached; the message says which"),
+    headers: {
+      ...requestId,
+      "retry-after": {
+        description:
+          "Seconds until the limit passes (daily analyses: the next UTC day); absent for the account limit",
+        schema: { type: "integer" as const },
+      },
+    },
+  },
+};
+
+type ErrorStatus = keyof typeof errors;
+/** The error responses of a route: always 401 and 405, plus the statuses given. */
+export const errorsOf = <S extends ErrorStatus>(...statuses: S[]) =>
+  Object.fromEntries(
+    [...new Set<ErrorStatus>([401, 405, ...statuses])].map((status) => [status, errors[status]]),
+  ) as Pick<typeof errors, S | 401 | 405>;
+
+/** The error responses of a route with a JSON body. */
+export const bodyErrors = [400, 413, 415] as const;
+
+const TAGS = [
+  { name: "Access capabilities", description: "The map of permissions to six access capabilities" },
+  { name: "Policies", description: "Generated deny-IAM-admin policy documents" },
+  { name: "Partners", description: "A partner's own configuration and its customers" },
+  { name: "Monitored accounts", description: "Cloud accounts a partner customer monitors" },
+  {
+    name: "Direct customers",
+    description: "A direct customer's delivery settings and monitored accounts (extension)",
+  },
+  { name: "Analyses", description: "On-demand analysis triggers and the executions they start" },
+  { name: "Administration", description: "Operator-only: API keys and direct customers" },
+  { name: "Operations", description: "Probes for load balancers and orchestrators" },
+];
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key issued by the operator: `Authorization: Bearer <key>`",
+  });
+  return app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "Sightline",
-      version,
+      version: API_VERSION,
       description:
-        "Who can do what in your cloud accounts. Every endpoint except the probes and these documents requires `Authorization: Bearer <API key>`.",
+        "Who can do what in your cloud accounts. Every endpoint except the probes and these documents requires `Authorization: Bearer <API key>`. Bodies are JSON of at most 1 MiB. Errors are `{ message, code, requestId, issues? }`.",
+      license: { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" },
     },
-    components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },
+    servers: [{ url: publicUrl, description: "This Sightline service" }],
     security: [{ apiKey: [] }],
-    paths,
-  };
+    tags: TAGS,
+  });
 }

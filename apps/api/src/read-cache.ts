@@ -1,3 +1,5 @@
+import { type SerializedJson, serializeJson } from "./serialized-json.ts";
+
 /**
  * Caches serialised read responses per partner. Entries of a partner die when the change feed
  * (database triggers → LISTEN) reports a committed write to it, or when this process writes.
@@ -22,17 +24,18 @@ export class ReadCache {
   }
 
   /** The cached JSON for `key` under `partnerId`, or `load()`'s answer serialised (and cached). */
-  async read(
+  async read<T>(
     partnerId: string,
     key: string,
-    load: () => Promise<unknown>,
-  ): Promise<string | undefined> {
+    load: () => Promise<T | undefined>,
+  ): Promise<SerializedJson<T> | undefined> {
     const stamp = this.#stamp(partnerId);
     const hit = this.#entries.get(key);
-    if (hit && hit.stamp === stamp && hit.expires > this.now()) return hit.json;
+    if (hit && hit.stamp === stamp && hit.expires > this.now())
+      return hit.json as SerializedJson<T>;
     const value = await load();
     if (value === undefined) return undefined;
-    const json = JSON.stringify(value);
+    const json = serializeJson(value);
     if (this.#enabled && this.#stamp(partnerId) === stamp) {
       if (this.#entries.size >= this.maxEntries) this.#entries.clear();
       this.#entries.set(key, { stamp, json, expires: this.now() + this.ttlMs });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { routes } from "../src/routes/index.ts";
+import { endpoints } from "../src/routes/index.ts";
 import { awsAccount, createHarness } from "./harness.ts";
 
 const h = await createHarness();
@@ -26,11 +26,13 @@ beforeAll(async () => {
   customerKey = (await h.admin("POST", "/admin/api-keys", { customerId })).json.key as string;
 });
 
+/** Path values under the victim; the customer (6 digits) is never the 5-digit customerKey's. */
 const values = () => ({
   partnerId: victim.partnerId,
   partnerCustomerId: "victim-tenant",
   accountId: "123456789012",
-  customerId: "C12345",
+  customerId: "C123456",
+  executionId: `ondemand-${victim.customerId}-123456789012-2026-01-31_AB12`,
   id: "key_AAAAAAAAAAAAAAAA",
 });
 const fill = (path: string) =>
@@ -56,22 +58,45 @@ function sampleBody(operationId: string): unknown {
     case "createApiKey":
       return { partnerId: v.partnerId };
     case "putDirectCustomer":
+    case "putDirectCustomerSettings":
       return { customerId: v.customerId };
+    case "triggerAnalysis":
+      return { customerId: v.customerId, accountId: v.accountId };
+    case "triggerPartnerAnalysis":
+      return {
+        partnerId: v.partnerId,
+        partnerCustomerId: v.partnerCustomerId,
+        accountId: v.accountId,
+      };
+    case "generateResourceAccessPaths":
+      return {
+        resourceIds: [`arn:aws:iam::${v.accountId}:role/target`],
+        principalAccessCapabilities: ["use-resource"],
+        service: "STS",
+        accessCapabilityOperator: "OR",
+      };
+    case "putCustomerAccount": {
+      const {
+        partnerId: _p,
+        partnerCustomerId: _c,
+        ...account
+      } = awsAccount(v.accountId, v.partnerId, v.partnerCustomerId);
+      return { ...account, customerId: v.customerId };
+    }
     default:
       return {};
   }
 }
 
 async function victimState() {
+  const base = `/partner/${victim.partnerId}/customer/victim-tenant/account`;
   const partner = await h.admin("GET", `/partner/${victim.partnerId}`);
-  const accounts = await h.admin(
-    "GET",
-    `/partner/${victim.partnerId}/customer/victim-tenant/account`,
-  );
-  return { partner: partner.json, accounts: accounts.json };
+  const accounts = await h.admin("GET", base);
+  const executions = await h.admin("GET", `${base}/123456789012/executions`);
+  return { partner: partner.json, accounts: accounts.json, executions: executions.json };
 }
 
-const protectedRoutes = routes.filter((r) => r.access.kind !== "public");
+const protectedRoutes = endpoints.filter((r) => r.access.kind !== "public");
 
 describe.each(protectedRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))(
   "%s",
@@ -79,7 +104,7 @@ describe.each(protectedRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`,
     const request = (key?: string, body?: unknown) =>
       h.call(route.method.toUpperCase(), fill(route.path), {
         key,
-        body: route.body ? (body ?? sampleBody(route.operationId)) : undefined,
+        body: route.takesBody ? (body ?? sampleBody(route.operationId)) : undefined,
       });
 
     it("answers 401 without a key and with an unknown key", async () => {
@@ -104,7 +129,11 @@ describe.each(protectedRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`,
           const res = await request(key, body);
           expect(res.status).toBe(403);
           expect(res.json.message).toMatch(/^Caller is not authorized to /);
-          if (route.access.kind === "scoped") expect(res.json.message).toContain(victim.partnerId);
+          if (route.access.kind === "scoped") {
+            const [owner] = Object.values(route.access.scope(values()));
+            expect(owner).toMatch(/^[PC]\d+$/);
+            expect(res.json.message).toContain(owner);
+          }
           if (route.path.includes("{partnerCustomerId}"))
             expect(res.json.message).toContain("victim-tenant");
         }

@@ -1,7 +1,7 @@
+import { silentLogger } from "@sightline/logging";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { connectAppDeps } from "../src/deps.ts";
-import { silentLogger } from "../src/logger.ts";
 import { ADMIN_KEY, awsAccount, createHarness } from "./harness.ts";
 
 /** Two API processes on one database: each caches reads; writes through one reach the other. */
@@ -10,6 +10,8 @@ const secondDeps = await connectAppDeps({
   databaseUrl: inject("databaseUrl"),
   adminKey: ADMIN_KEY,
   logger: silentLogger,
+  boss: first.boss,
+  masterKey: first.masterKey,
 });
 afterAll(() => secondDeps.close());
 const second = createApp(secondDeps.deps);

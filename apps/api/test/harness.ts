@@ -1,20 +1,48 @@
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
+import type { SubscriptionPlanName } from "@sightline/domain";
+import { type Logger, silentLogger } from "@sightline/logging";
+import { DEFAULT_QUEUE_SETTINGS, localMasterKey, startJobQueue } from "@sightline/services";
 import { afterAll, inject } from "vitest";
 import { createApp } from "../src/app.ts";
 import { connectAppDeps } from "../src/deps.ts";
-import { silentLogger } from "../src/logger.ts";
 
 export const ADMIN_KEY = "test-operator-key-0123456789abcdef0123456789";
 
-/** An app on the run's test database, and helpers to call it as the operator or a partner. */
-export async function createHarness() {
+/**
+ * An app on the run's test database, with a job queue of its own (jobs are only enqueued: no
+ * worker runs), and helpers to call it as the operator, a partner or a direct customer.
+ */
+export async function createHarness(
+  options: {
+    logger?: Logger;
+    /** A pg-boss schema of its own, for a file that runs a worker: it takes only its jobs. */
+    queueSchema?: string;
+    maintenance?: boolean;
+  } = {},
+) {
+  const databaseUrl = inject("databaseUrl");
+  const logger = options.logger ?? silentLogger;
+  const boss = await startJobQueue({
+    databaseUrl,
+    logger,
+    queue: DEFAULT_QUEUE_SETTINGS,
+    maintenance: options.maintenance ?? false,
+    maxConnections: 2,
+    ...(options.queueSchema ? { schema: options.queueSchema } : {}),
+  });
+  const masterKey = localMasterKey(randomBytes(32));
   const running = await connectAppDeps({
-    databaseUrl: inject("databaseUrl"),
+    databaseUrl,
     adminKey: ADMIN_KEY,
-    logger: silentLogger,
+    logger,
+    boss,
+    masterKey,
     maxConnections: 4,
   });
-  afterAll(() => running.close());
+  afterAll(async () => {
+    await running.close();
+    await boss.stop({ graceful: false });
+  });
   const app = createApp(running.deps);
 
   async function call(
@@ -68,13 +96,14 @@ export async function createHarness() {
   async function newPartnerCustomer(
     partner: { partnerId: string; key: string },
     partnerCustomerId = `cust-${randomInt(1e9)}`,
+    plan: SubscriptionPlanName = "Team",
   ) {
     const put = await call("PUT", `/partner/${partner.partnerId}/customer/${partnerCustomerId}`, {
       key: partner.key,
       body: {
         partnerId: partner.partnerId,
         partnerCustomerId,
-        subscriptionPlanName: "Team",
+        subscriptionPlanName: plan,
         deliveryDestinations: [{ methodName: "DeliverToPartner" }],
       },
     });
@@ -82,7 +111,30 @@ export async function createHarness() {
     return { ...partner, partnerCustomerId, customerId: put.json.customerId as string };
   }
 
-  return { app, deps: running.deps, call, admin, newPartner, newPartnerCustomer };
+  /** A freshly registered direct customer (Starter unless told) with a key of its own. */
+  async function newDirectCustomer(plan?: SubscriptionPlanName) {
+    const customerId = `C${randomInt(100_000, 1_000_000)}`;
+    const registered = await admin("PUT", `/admin/customers/${customerId}`, {
+      customerId,
+      ...(plan ? { subscriptionPlanName: plan } : {}),
+    });
+    if (registered.status !== 200) throw new Error(`registration failed: ${registered.text}`);
+    const created = await admin("POST", "/admin/api-keys", { customerId });
+    if (created.status !== 201) throw new Error(`key creation failed: ${created.text}`);
+    return { customerId, key: created.json.key as string };
+  }
+
+  return {
+    app,
+    deps: running.deps,
+    boss,
+    masterKey,
+    call,
+    admin,
+    newPartner,
+    newPartnerCustomer,
+    newDirectCustomer,
+  };
 }
 
 export const awsAccount = (accountId: string, partnerId: string, partnerCustomerId: string) => ({

@@ -82,7 +82,9 @@ describe("HTTP behaviour", () => {
       ]),
     );
     const put = paths["/partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}"]?.put;
-    expect(JSON.stringify(put?.requestBody)).toContain("auditorAuthMethod");
+    expect(JSON.stringify(put?.requestBody)).toContain("AwsAccountMonitoringConfig");
+    const schemas = (doc.json.components as { schemas: Record<string, unknown> }).schemas;
+    expect(JSON.stringify(schemas.AwsAccountMonitoringConfig)).toContain("auditorAuthMethod");
     const page = await h.app.request("/docs");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("swagger-ui-bundle.js");

@@ -2,6 +2,7 @@ import {
   DeletedMonitoredAccount,
   MonitoredAccountList,
   MonitoredAccountRecord,
+  PLAN_LIMITS,
 } from "@sightline/domain";
 import { describe, expect, it } from "vitest";
 import { awsAccount, createHarness } from "./harness.ts";
@@ -185,4 +186,44 @@ describe("monitored accounts (endpoints 9, 10, 11)", () => {
       expect(res.json.issues).toEqual([expect.objectContaining({ path: "accountId" })]);
     },
   );
+});
+
+describe("plan limits", () => {
+  it("refuses a new account past the plan's limit with 429, and still replaces existing ones", async () => {
+    const partner = await h.newPartner();
+    const tenant = `starter-${Date.now()}`;
+    const put = await h.call("PUT", `/partner/${partner.partnerId}/customer/${tenant}`, {
+      key: partner.key,
+      body: {
+        partnerId: partner.partnerId,
+        partnerCustomerId: tenant,
+        subscriptionPlanName: "Starter",
+        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+      },
+    });
+    expect(put.status).toBe(200);
+    const base = `/partner/${partner.partnerId}/customer/${tenant}/account`;
+    const account = (n: number) => String(100_000_000_000 + n);
+    for (let n = 0; n < PLAN_LIMITS.Starter.monitoredAccounts; n++) {
+      const res = await h.call("PUT", `${base}/${account(n)}`, {
+        key: partner.key,
+        body: awsAccount(account(n), partner.partnerId, tenant),
+      });
+      expect(res.status).toBe(200);
+    }
+    const over = PLAN_LIMITS.Starter.monitoredAccounts;
+    const refused = await h.call("PUT", `${base}/${account(over)}`, {
+      key: partner.key,
+      body: awsAccount(account(over), partner.partnerId, tenant),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toContain("plan Starter monitors at most 5 accounts");
+    expect(refused.headers.get("retry-after")).toBeNull();
+    const again = await h.call("PUT", `${base}/${account(0)}`, {
+      key: partner.key,
+      body: awsAccount(account(0), partner.partnerId, tenant),
+    });
+    expect(again.status).toBe(200);
+    expect((await h.call("GET", base, { key: partner.key })).json).toHaveLength(over);
+  });
 });

@@ -19,7 +19,7 @@ describe("ReadCache", () => {
     const cache = new ReadCache();
     cache.resume();
     let release: () => void = () => {};
-    const slow = cache.read(
+    const slow = cache.read<string>(
       "P1",
       "k",
       () => new Promise((resolve) => (release = () => resolve("old"))),
@@ -39,7 +39,7 @@ describe("ReadCache", () => {
     expect(n).toBe(2);
     cache.resume();
     let release: () => void = () => {};
-    const slow = cache.read(
+    const slow = cache.read<number>(
       "P1",
       "k",
       () => new Promise((resolve) => (release = () => resolve(0))),

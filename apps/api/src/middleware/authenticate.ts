@@ -1,8 +1,7 @@
 import { findApiKeyByHash } from "@sightline/db";
-import type { Caller } from "@sightline/domain";
+import { AppError, type Caller } from "@sightline/domain";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { AppError } from "../errors.ts";
 import { digestsEqual, hashKey } from "../keys.ts";
 
 const bearer = /^Bearer ([A-Za-z0-9_.~+/=-]{1,512})$/;
@@ -31,17 +30,14 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       throw new AppError(
         "UNAUTHENTICATED",
         "Missing Authorization header: send 'Bearer <API key>'",
-        undefined,
-        {
-          "www-authenticate": "Bearer",
-        },
+        { headers: { "www-authenticate": "Bearer" } },
       );
     }
     const match = bearer.exec(header);
     const caller = match?.[1] ? await resolveCaller(deps, match[1]) : undefined;
     if (!caller) {
-      throw new AppError("UNAUTHENTICATED", "Invalid API key", undefined, {
-        "www-authenticate": 'Bearer error="invalid_token"',
+      throw new AppError("UNAUTHENTICATED", "Invalid API key", {
+        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
       });
     }
     c.set("caller", caller);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "@sightline/logging";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
-import type { Logger } from "../logger.ts";
 
 const acceptableId = /^[\w.:-]{1,128}$/;
 
@@ -18,12 +18,15 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     const caller = c.get("caller");
-    requestLogger.info("request", {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      ...(caller ? { caller: caller.kind === "operator" ? "operator" : caller.keyId } : {}),
-    });
+    requestLogger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ...(caller ? { caller: caller.kind === "operator" ? "operator" : caller.keyId } : {}),
+      },
+      "request",
+    );
   };
 }

@@ -1,29 +1,30 @@
+import { createRoute } from "@hono/zod-openapi";
 import { deleteApiKey, insertApiKey } from "@sightline/db";
-import { ApiKeyId, CreateApiKeyRequest, CreatedApiKey } from "@sightline/domain";
+import { ApiKeyId, AppError, CreateApiKeyRequest, CreatedApiKey } from "@sightline/domain";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { defineEndpoint } from "../endpoint.ts";
 import { generateApiKey, hashKey } from "../keys.ts";
-import { defineRoute } from "../route.ts";
-import { bodyErrors, forbidden, notFound, unauthorized, validationFailed } from "./responses.ts";
+import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
 
 /** Issues a key for a partner or a direct customer; the key is shown here once, never again. */
-export const createApiKey = defineRoute({
-  method: "post",
-  path: "/admin/api-keys",
-  operationId: "createApiKey",
-  summary: "Issue an API key (operator only)",
-  tags: ["Administration"],
+export const createApiKey = defineEndpoint({
+  route: createRoute({
+    method: "post",
+    path: "/admin/api-keys",
+    operationId: "createApiKey",
+    summary: "Issue an API key (operator only)",
+    description:
+      "Issues a key scoped to one partner or one registered direct customer. The key is returned only in this response; Sightline stores its SHA-256 hash.",
+    tags: ["Administration"],
+    request: jsonBody(CreateApiKeyRequest, "The key's scope: `partnerId` or `customerId`"),
+    responses: {
+      201: ok(CreatedApiKey, "Created; `key` is shown only in this response"),
+      ...errorsOf(403, 404, ...bodyErrors),
+    },
+  }),
   access: { kind: "operator", operation: "issue API keys" },
-  body: CreateApiKeyRequest,
-  responses: {
-    201: { description: "Created; `key` is shown only in this response", schema: CreatedApiKey },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    404: { ...notFound[404], description: "The direct customer is not registered" },
-    ...bodyErrors,
-  },
-  handler: async ({ body, deps }) => {
+  handler: (deps) => async (c) => {
+    const body = c.req.valid("json");
     const { id, key } = generateApiKey();
     const row = await insertApiKey(deps.db, { id, keyHash: hashKey(key), ...body });
     if (!row) {
@@ -33,40 +34,39 @@ export const createApiKey = defineRoute({
         `Direct customer ${customerId} is not registered: PUT /admin/customers/${customerId} first`,
       );
     }
-    return {
-      status: 201,
-      body: {
+    return c.json(
+      {
         id: row.id,
         key,
         ...(row.partnerId ? { partnerId: row.partnerId } : {}),
         ...(row.customerId ? { customerId: row.customerId } : {}),
         createdAt: row.createdAt.toISOString(),
       },
-    };
+      201,
+    );
   },
 });
 
-export const revokeApiKey = defineRoute({
-  method: "delete",
-  path: "/admin/api-keys/{id}",
-  operationId: "revokeApiKey",
-  summary: "Revoke an API key (operator only)",
-  tags: ["Administration"],
+export const revokeApiKey = defineEndpoint({
+  route: createRoute({
+    method: "delete",
+    path: "/admin/api-keys/{id}",
+    operationId: "revokeApiKey",
+    summary: "Revoke an API key (operator only)",
+    description: "The key stops working at once in this process and within seconds in every other.",
+    tags: ["Administration"],
+    request: { params: z.object({ id: ApiKeyId }) },
+    responses: {
+      200: ok(z.object({ id: ApiKeyId }), "Revoked"),
+      ...errorsOf(400, 403, 404),
+    },
+  }),
   access: { kind: "operator", operation: "revoke API keys" },
-  params: z.object({ id: ApiKeyId }),
-  responses: {
-    200: { description: "Revoked", schema: z.object({ id: ApiKeyId }) },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    ...notFound,
-  },
-  handler: async ({ params, deps }) => {
-    const deleted = await deleteApiKey(deps.db, params.id);
-    deps.callerCache.evictKey(params.id);
-    if (!deleted) {
-      throw new AppError("NOT_FOUND", `API key ${params.id} does not exist`);
-    }
-    return { status: 200, body: { id: params.id } };
+  handler: (deps) => async (c) => {
+    const { id } = c.req.valid("param");
+    const deleted = await deleteApiKey(deps.db, id);
+    deps.callerCache.evictKey(id);
+    if (!deleted) throw new AppError("NOT_FOUND", `API key ${id} does not exist`);
+    return c.json({ id }, 200);
   },
 });

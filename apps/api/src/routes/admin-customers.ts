@@ -1,29 +1,30 @@
+import { createRoute } from "@hono/zod-openapi";
 import { upsertDirectCustomer } from "@sightline/db";
 import { CustomerId, DirectCustomerConfig, DirectCustomerRecord } from "@sightline/domain";
 import { z } from "zod";
-import { defineRoute } from "../route.ts";
-import { bodyErrors, forbidden, unauthorized, validationFailed } from "./responses.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
 
 /** Registers a direct customer, so that keys can be issued to it (operator only). */
-export const putDirectCustomer = defineRoute({
-  method: "put",
-  path: "/admin/customers/{customerId}",
-  operationId: "putDirectCustomer",
-  summary: "Register a direct customer (operator only)",
-  tags: ["Administration"],
-  access: { kind: "operator", operation: "register direct customers" },
-  params: z.object({ customerId: CustomerId }),
-  body: DirectCustomerConfig,
-  bodyMatchesPath: ["customerId"],
-  responses: {
-    200: { description: "Registered", schema: DirectCustomerRecord },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    ...bodyErrors,
-  },
-  handler: async ({ body, deps }) => ({
-    status: 200,
-    body: await upsertDirectCustomer(deps.db, body),
+export const putDirectCustomer = defineEndpoint({
+  route: createRoute({
+    method: "put",
+    path: "/admin/customers/{customerId}",
+    operationId: "putDirectCustomer",
+    summary: "Register a direct customer (operator only)",
+    description:
+      "Registers or renames a direct customer; a customer key can be issued only to a registered one.",
+    tags: ["Administration"],
+    request: {
+      params: z.object({ customerId: CustomerId }),
+      ...jsonBody(DirectCustomerConfig, "The direct customer"),
+    },
+    responses: {
+      200: ok(DirectCustomerRecord, "Registered"),
+      ...errorsOf(403, ...bodyErrors),
+    },
   }),
+  access: { kind: "operator", operation: "register direct customers" },
+  handler: (deps) => async (c) =>
+    c.json(await upsertDirectCustomer(deps.db, c.req.valid("json")), 200),
 });

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../context.ts";
 
 const assetDir = path.dirname(
@@ -20,7 +20,7 @@ const assets: Record<string, string> = {
 };
 
 /** `/openapi.json` and interactive docs at `/docs`, served from local files (works offline). */
-export function registerDocs(app: Hono<AppEnv>, document: Record<string, unknown>): void {
+export function registerDocs(app: OpenAPIHono<AppEnv>, document: object): void {
   const json = JSON.stringify(document);
   app.get("/openapi.json", (c) => c.body(json, 200, { "content-type": "application/json" }));
   app.get("/docs", (c) => c.html(page));

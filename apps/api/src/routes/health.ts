@@ -1,41 +1,53 @@
+import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { defineRoute } from "../route.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { errors, ok } from "../openapi.ts";
 
 const Health = z.object({ status: z.literal("ok") });
+const Unready = z.object({ message: z.string() });
 
 /** Liveness: the process answers. Public, for load balancers and orchestrators. */
-export const healthz = defineRoute({
-  method: "get",
-  path: "/healthz",
-  operationId: "healthz",
-  summary: "Liveness probe",
-  tags: ["Operations"],
+export const healthz = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: "/healthz",
+    operationId: "healthz",
+    summary: "Liveness probe",
+    description: "Answers as long as the process runs. Needs no API key.",
+    tags: ["Operations"],
+    security: [],
+    responses: { 200: ok(Health, "The process is up"), 405: errors[405] },
+  }),
   access: { kind: "public" },
-  responses: { 200: { description: "The process is up", schema: Health } },
-  handler: () => ({ status: 200, body: { status: "ok" } }),
+  handler: () => (c) => c.json({ status: "ok" as const }, 200),
 });
 
 /** Readiness: the database answers within a second. */
-export const readyz = defineRoute({
-  method: "get",
-  path: "/readyz",
-  operationId: "readyz",
-  summary: "Readiness probe",
-  tags: ["Operations"],
+export const readyz = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: "/readyz",
+    operationId: "readyz",
+    summary: "Readiness probe",
+    description: "Answers 200 when the database answers within a second. Needs no API key.",
+    tags: ["Operations"],
+    security: [],
+    responses: {
+      200: ok(Health, "The database is reachable"),
+      503: ok(Unready, "The database is not reachable"),
+      405: errors[405],
+    },
+  }),
   access: { kind: "public" },
-  responses: {
-    200: { description: "The database is reachable", schema: Health },
-    503: { description: "The database is not reachable" },
-  },
-  handler: async ({ deps }) => {
+  handler: (deps) => async (c) => {
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error("timeout")), 1000).unref(),
     );
     try {
       await Promise.race([deps.pingDatabase(), timeout]);
     } catch {
-      return { status: 503, body: { message: "Database is not reachable" } };
+      return c.json({ message: "Database is not reachable" }, 503);
     }
-    return { status: 200, body: { status: "ok" } };
+    return c.json({ status: "ok" as const }, 200);
   },
 });

@@ -1,6 +1,14 @@
-import type { RouteDef } from "../route.ts";
+import type { Endpoint } from "../endpoint.ts";
 import { createApiKey, revokeApiKey } from "./admin-api-keys.ts";
 import { putDirectCustomer } from "./admin-customers.ts";
+import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
+import {
+  deleteCustomerAccountRoute,
+  listCustomerAccountsRoute,
+  putCustomerAccount,
+} from "./customer-accounts.ts";
+import { getDirectCustomerRoute, putDirectCustomerSettingsRoute } from "./direct-customer.ts";
+import { getExecutionRoute, listCustomerExecutions, listPartnerExecutions } from "./executions.ts";
 import { healthz, readyz } from "./health.ts";
 import {
   deleteMonitoredAccountRoute,
@@ -9,6 +17,7 @@ import {
 } from "./monitored-accounts.ts";
 import { getPartnerRoute, putPartner } from "./partner.ts";
 import { putPartnerCustomer } from "./partner-customer.ts";
+import { resourceAccessPathsRoute } from "./resource-access-paths.ts";
 import {
   awsCapabilities,
   azureCapabilities,
@@ -17,8 +26,8 @@ import {
   denyIamAdminIdentity,
 } from "./static-documents.ts";
 
-/** Every API route, in the order of the interface contract. */
-export const routes: readonly RouteDef[] = [
+/** Every API route: the interface contract's in its order, then the extensions. */
+export const endpoints: readonly Endpoint[] = [
   awsCapabilities,
   azureCapabilities,
   defaultCapabilities,
@@ -30,6 +39,17 @@ export const routes: readonly RouteDef[] = [
   putMonitoredAccount,
   deleteMonitoredAccountRoute,
   listMonitoredAccountsRoute,
+  resourceAccessPathsRoute,
+  triggerCustomerAnalysis,
+  triggerPartnerAnalysis,
+  getExecutionRoute,
+  listPartnerExecutions,
+  listCustomerExecutions,
+  putDirectCustomerSettingsRoute,
+  getDirectCustomerRoute,
+  putCustomerAccount,
+  deleteCustomerAccountRoute,
+  listCustomerAccountsRoute,
   createApiKey,
   revokeApiKey,
   putDirectCustomer,

@@ -1,3 +1,4 @@
+import { createRoute } from "@hono/zod-openapi";
 import {
   deleteMonitoredAccount,
   getPartner,
@@ -6,18 +7,21 @@ import {
 } from "@sightline/db";
 import {
   AccountMonitoringConfig,
+  AppError,
   DeletedMonitoredAccount,
+  invalidInput,
   MonitoredAccountList,
   MonitoredAccountPath,
   MonitoredAccountRecord,
   PartnerCustomerPath,
 } from "@sightline/domain";
-import { AppError, invalidInput } from "../errors.ts";
-import { defineRoute } from "../route.ts";
-import { bodyErrors, forbidden, notFound, unauthorized, validationFailed } from "./responses.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { accountLimitReached } from "../limits.ts";
+import { bodyErrors, errors, errorsOf, jsonBody, ok } from "../openapi.ts";
+import { partnerScope } from "../scopes.ts";
+import { respondSerialized } from "../serialized-json.ts";
 
-const partnerScope = (p: Record<string, string>) => ({ partnerId: p.partnerId ?? "" });
-function partnerCustomerNotConfigured(p: {
+export function partnerCustomerNotConfigured(p: {
   partnerId: string;
   partnerCustomerId: string;
 }): AppError {
@@ -26,36 +30,36 @@ function partnerCustomerNotConfigured(p: {
     `Customer ${p.partnerCustomerId} of partner ${p.partnerId} is not configured: PUT /partner/${p.partnerId}/customer/${p.partnerCustomerId} first`,
   );
 }
+
 const accountOf = (p: Record<string, string>) =>
   `account ${p.accountId} of partner ${p.partnerId} customer ${p.partnerCustomerId}`;
 
 /** Endpoint 9. */
-export const putMonitoredAccount = defineRoute({
-  method: "put",
-  path: "/partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}",
-  operationId: "putMonitoredAccount",
-  summary: "Create or update monitoring for an account",
-  tags: ["Monitored accounts"],
+export const putMonitoredAccount = defineEndpoint({
+  route: createRoute({
+    method: "put",
+    path: "/partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}",
+    operationId: "putMonitoredAccount",
+    summary: "Create or update monitoring for an account",
+    description:
+      "The account joins the daily analysis. `provider` chooses the shapes of `accountId` and `auditorAuthConfig`: for AWS `{ roleArn, externalId }` (a role of the monitored account, in the provider's partition), for Azure `{ tenantId, clientId }`. `auditorAuthMethod: cvs` takes no `auditorAuthConfig` and is open only to OEM partners.",
+    tags: ["Monitored accounts"],
+    request: {
+      params: MonitoredAccountPath,
+      ...jsonBody(AccountMonitoringConfig, "The account monitoring configuration"),
+    },
+    responses: {
+      200: ok(MonitoredAccountRecord, "Stored; the account joins the daily analysis"),
+      ...errorsOf(403, 404, 429, ...bodyErrors),
+    },
+  }),
   access: {
     kind: "scoped",
     operation: (p) => `configure monitoring of ${accountOf(p)}`,
     scope: partnerScope,
   },
-  params: MonitoredAccountPath,
-  body: AccountMonitoringConfig,
-  bodyMatchesPath: ["partnerId", "partnerCustomerId", "accountId"],
-  responses: {
-    200: {
-      description: "Stored; the account joins the daily analysis",
-      schema: MonitoredAccountRecord,
-    },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    404: { ...notFound[404], description: "The partner customer is not configured" },
-    ...bodyErrors,
-  },
-  handler: async ({ body, deps }) => {
+  handler: (deps) => async (c) => {
+    const body = c.req.valid("json");
     if (body.auditorAuthMethod === "cvs") {
       const partner = await getPartner(deps.db, body.partnerId);
       if (!partner?.configs?.oemIntegrationEnabled) {
@@ -67,70 +71,76 @@ export const putMonitoredAccount = defineRoute({
         ]);
       }
     }
-    const record = await upsertMonitoredAccount(deps.db, body);
-    if (!record) throw partnerCustomerNotConfigured(body);
-    return { status: 200, body: record };
+    const result = await upsertMonitoredAccount(deps.db, body);
+    if (result.kind === "unknown-customer") throw partnerCustomerNotConfigured(body);
+    if (result.kind === "limit-reached") throw accountLimitReached(body.accountId, result);
+    return c.json(result.record, 200);
   },
 });
 
 /** Endpoint 10: idempotent under a known partner customer; 403 for one the caller cannot see. */
-export const deleteMonitoredAccountRoute = defineRoute({
-  method: "delete",
-  path: "/partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}",
-  operationId: "deleteMonitoredAccount",
-  summary: "Delete monitoring for an account",
-  tags: ["Monitored accounts"],
+export const deleteMonitoredAccountRoute = defineEndpoint({
+  route: createRoute({
+    method: "delete",
+    path: "/partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}",
+    operationId: "deleteMonitoredAccount",
+    summary: "Delete monitoring for an account",
+    description:
+      "The account leaves the daily analysis. Idempotent: deleting a configuration that does not exist answers 200 without `provider`. An unknown partner customer answers 403 (section 7).",
+    tags: ["Monitored accounts"],
+    request: { params: MonitoredAccountPath },
+    responses: {
+      200: ok(
+        DeletedMonitoredAccount,
+        "Removed, or there was nothing to remove (then `provider` is absent)",
+      ),
+      ...errorsOf(400),
+      403: {
+        ...errors[403],
+        description: "Not authorized, or the partner customer does not exist",
+      },
+    },
+  }),
   access: {
     kind: "scoped",
     operation: (p) => `delete monitoring of ${accountOf(p)}`,
     scope: partnerScope,
   },
-  params: MonitoredAccountPath,
-  responses: {
-    200: {
-      description: "Removed, or there was nothing to remove (then `provider` is absent)",
-      schema: DeletedMonitoredAccount,
-    },
-    ...validationFailed,
-    ...unauthorized,
-    403: {
-      ...forbidden[403],
-      description: "Not authorized, or the partner customer does not exist",
-    },
-  },
-  handler: async ({ params, deps }) => {
+  handler: (deps) => async (c) => {
+    const params = c.req.valid("param");
     const deleted = await deleteMonitoredAccount(deps.db, params);
     if (!deleted)
       throw new AppError(
         "FORBIDDEN",
         `Caller is not authorized to delete monitoring of ${accountOf(params)}`,
       );
-    return { status: 200, body: deleted };
+    return c.json(deleted, 200);
   },
 });
 
 /** Endpoint 11. */
-export const listMonitoredAccountsRoute = defineRoute({
-  method: "get",
-  path: "/partner/{partnerId}/customer/{partnerCustomerId}/account",
-  operationId: "listMonitoredAccounts",
-  summary: "List monitored accounts of a partner customer",
-  tags: ["Monitored accounts"],
+export const listMonitoredAccountsRoute = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: "/partner/{partnerId}/customer/{partnerCustomerId}/account",
+    operationId: "listMonitoredAccounts",
+    summary: "List monitored accounts of a partner customer",
+    description: "Every monitored account of the partner customer, ordered by account ID.",
+    tags: ["Monitored accounts"],
+    request: { params: PartnerCustomerPath },
+    responses: {
+      200: ok(MonitoredAccountList, "The monitoring records, by account ID"),
+      ...errorsOf(400, 403, 404),
+    },
+  }),
   access: {
     kind: "scoped",
     operation: (p) =>
       `list the monitored accounts of partner ${p.partnerId} customer ${p.partnerCustomerId}`,
     scope: partnerScope,
   },
-  params: PartnerCustomerPath,
-  responses: {
-    200: { description: "The monitoring records, by account ID", schema: MonitoredAccountList },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    404: { ...notFound[404], description: "The partner customer is not configured" },
-  },
-  handler: async ({ params, deps }) => {
+  handler: (deps) => async (c) => {
+    const params = c.req.valid("param");
     const { partnerId, partnerCustomerId } = params;
     const json = await deps.readCache.read(
       partnerId,
@@ -138,6 +148,6 @@ export const listMonitoredAccountsRoute = defineRoute({
       () => listMonitoredAccounts(deps.db, params),
     );
     if (json === undefined) throw partnerCustomerNotConfigured(params);
-    return { status: 200, json };
+    return respondSerialized(c, json, 200);
   },
 });

@@ -1,36 +1,41 @@
+import { createRoute } from "@hono/zod-openapi";
 import { upsertPartnerCustomer } from "@sightline/db";
-import { PartnerCustomerConfig, PartnerCustomerPath, PartnerCustomerRef } from "@sightline/domain";
-import { AppError } from "../errors.ts";
-import { defineRoute } from "../route.ts";
-import { bodyErrors, forbidden, notFound, unauthorized, validationFailed } from "./responses.ts";
+import {
+  AppError,
+  PartnerCustomerConfig,
+  PartnerCustomerPath,
+  PartnerCustomerRef,
+} from "@sightline/domain";
+import { defineEndpoint } from "../endpoint.ts";
+import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
+import { partnerScope } from "../scopes.ts";
 
 /** Endpoint 8. */
-export const putPartnerCustomer = defineRoute({
-  method: "put",
-  path: "/partner/{partnerId}/customer/{partnerCustomerId}",
-  operationId: "putPartnerCustomer",
-  summary: "Create or update partner customer configuration",
-  tags: ["Partners"],
+export const putPartnerCustomer = defineEndpoint({
+  route: createRoute({
+    method: "put",
+    path: "/partner/{partnerId}/customer/{partnerCustomerId}",
+    operationId: "putPartnerCustomer",
+    summary: "Create or update partner customer configuration",
+    description:
+      "Replaces the customer's configuration. On first creation the service assigns `customerId` (`<partnerId>-<12 digits>`), which never changes. The partner must be configured first.",
+    tags: ["Partners"],
+    request: {
+      params: PartnerCustomerPath,
+      ...jsonBody(PartnerCustomerConfig, "The partner customer configuration"),
+    },
+    responses: {
+      200: ok(PartnerCustomerRef, "Stored; `customerId` is assigned on first creation"),
+      ...errorsOf(403, 404, ...bodyErrors),
+    },
+  }),
   access: {
     kind: "scoped",
     operation: (p) => `configure customer ${p.partnerCustomerId} of partner ${p.partnerId}`,
-    scope: (p) => ({ partnerId: p.partnerId ?? "" }),
+    scope: partnerScope,
   },
-  params: PartnerCustomerPath,
-  body: PartnerCustomerConfig,
-  bodyMatchesPath: ["partnerId", "partnerCustomerId"],
-  responses: {
-    200: {
-      description: "Stored; `customerId` is assigned on first creation",
-      schema: PartnerCustomerRef,
-    },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    404: { ...notFound[404], description: "The partner is not configured" },
-    ...bodyErrors,
-  },
-  handler: async ({ body, deps }) => {
+  handler: (deps) => async (c) => {
+    const body = c.req.valid("json");
     const ref = await upsertPartnerCustomer(deps.db, body);
     if (!ref) {
       throw new AppError(
@@ -38,6 +43,6 @@ export const putPartnerCustomer = defineRoute({
         `Partner ${body.partnerId} is not configured: PUT /partner/${body.partnerId} first`,
       );
     }
-    return { status: 200, body: ref };
+    return c.json(ref, 200);
   },
 });

@@ -1,65 +1,59 @@
+import { createRoute } from "@hono/zod-openapi";
 import { getPartner, upsertPartner } from "@sightline/db";
-import { PartnerConfig, PartnerPath, PartnerRef } from "@sightline/domain";
-import { AppError } from "../errors.ts";
-import { defineRoute } from "../route.ts";
-import { bodyErrors, forbidden, notFound, unauthorized, validationFailed } from "./responses.ts";
-
-const partnerScope = {
-  scope: (p: Record<string, string>) => ({ partnerId: p.partnerId ?? "" }),
-};
+import { AppError, PartnerConfig, PartnerPath, PartnerRef } from "@sightline/domain";
+import { defineEndpoint } from "../endpoint.ts";
+import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
+import { partnerScope } from "../scopes.ts";
+import { respondSerialized } from "../serialized-json.ts";
 
 /** Endpoint 6. */
-export const putPartner = defineRoute({
-  method: "put",
-  path: "/partner/{partnerId}",
-  operationId: "putPartner",
-  summary: "Create or update partner configuration",
-  tags: ["Partners"],
+export const putPartner = defineEndpoint({
+  route: createRoute({
+    method: "put",
+    path: "/partner/{partnerId}",
+    operationId: "putPartner",
+    summary: "Create or update partner configuration",
+    description:
+      "Replaces the partner's configuration (absent fields are cleared). `partnerId` in the body must equal the path's. `awsEncryptionKeyId` is required with `DeliverToS3`.",
+    tags: ["Partners"],
+    request: { params: PartnerPath, ...jsonBody(PartnerConfig, "The partner configuration") },
+    responses: { 200: ok(PartnerRef, "Stored"), ...errorsOf(403, ...bodyErrors) },
+  }),
   access: {
     kind: "scoped",
     operation: (p) => `configure partner ${p.partnerId}`,
-    ...partnerScope,
+    scope: partnerScope,
   },
-  params: PartnerPath,
-  body: PartnerConfig,
-  bodyMatchesPath: ["partnerId"],
-  responses: {
-    200: { description: "Stored", schema: PartnerRef },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    ...bodyErrors,
-  },
-  handler: async ({ body, deps }) => ({ status: 200, body: await upsertPartner(deps.db, body) }),
+  handler: (deps) => async (c) => c.json(await upsertPartner(deps.db, c.req.valid("json")), 200),
 });
 
 /** Endpoint 7. */
-export const getPartnerRoute = defineRoute({
-  method: "get",
-  path: "/partner/{partnerId}",
-  operationId: "getPartner",
-  summary: "Get partner configuration",
-  tags: ["Partners"],
+export const getPartnerRoute = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: "/partner/{partnerId}",
+    operationId: "getPartner",
+    summary: "Get partner configuration",
+    description: "The configuration last stored with PUT /partner/{partnerId}.",
+    tags: ["Partners"],
+    request: { params: PartnerPath },
+    responses: {
+      200: ok(PartnerConfig, "The partner configuration"),
+      ...errorsOf(400, 403, 404),
+    },
+  }),
   access: {
     kind: "scoped",
     operation: (p) => `read the configuration of partner ${p.partnerId}`,
-    ...partnerScope,
+    scope: partnerScope,
   },
-  params: PartnerPath,
-  responses: {
-    200: { description: "The partner configuration", schema: PartnerConfig },
-    ...validationFailed,
-    ...unauthorized,
-    ...forbidden,
-    ...notFound,
-  },
-  handler: async ({ params, deps }) => {
-    const { partnerId } = params;
+  handler: (deps) => async (c) => {
+    const { partnerId } = c.req.valid("param");
     const json = await deps.readCache.read(partnerId, `partner:${partnerId}`, () =>
       getPartner(deps.db, partnerId),
     );
     if (json === undefined)
       throw new AppError("NOT_FOUND", `Partner ${partnerId} is not configured`);
-    return { status: 200, json };
+    return respondSerialized(c, json, 200);
   },
 });

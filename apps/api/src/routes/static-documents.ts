@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createRoute } from "@hono/zod-openapi";
 import {
   buildDenyIamAdminBoundaryPolicy,
   buildDenyIamAdminIdentityPolicy,
@@ -7,8 +8,8 @@ import {
 } from "@sightline/capabilities";
 import { CapabilityMap, IamPolicyDocument } from "@sightline/domain";
 import type { z } from "zod";
-import { defineRoute, type RouteDef } from "../route.ts";
-import { unauthorized } from "./responses.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { errorsOf, ok } from "../openapi.ts";
 
 /** A document that changes only with a release: serialised once, then served by ETag. */
 function staticDocument(build: () => unknown) {
@@ -16,10 +17,8 @@ function staticDocument(build: () => unknown) {
   return () => {
     if (!cached) {
       const json = JSON.stringify(build());
-      cached = {
-        json,
-        etag: `"${createHash("sha256").update(json).digest("base64url").slice(0, 32)}"`,
-      };
+      const digest = createHash("sha256").update(json).digest("base64url");
+      cached = { json, etag: `"${digest.slice(0, 32)}"` };
     }
     return cached;
   };
@@ -33,81 +32,91 @@ function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   );
 }
 
-function staticRoute(spec: {
+function staticEndpoint(spec: {
   path: string;
   operationId: string;
   summary: string;
-  tags: string[];
+  description: string;
+  tag: string;
   schema: z.ZodType;
   build: () => unknown;
-}): RouteDef {
+}) {
   const document = staticDocument(spec.build);
-  return defineRoute({
-    method: "get",
-    path: spec.path,
-    operationId: spec.operationId,
-    summary: spec.summary,
-    tags: spec.tags,
-    access: { kind: "authenticated" },
-    responses: {
-      200: {
-        description: "The document; send its ETag in If-None-Match to revalidate",
-        schema: spec.schema,
+  return defineEndpoint({
+    route: createRoute({
+      method: "get",
+      path: spec.path,
+      operationId: spec.operationId,
+      summary: spec.summary,
+      description: `${spec.description} Any valid API key may read it. The answer carries an ETag: send it in If-None-Match to revalidate.`,
+      tags: [spec.tag],
+      responses: {
+        200: ok(spec.schema, "The document"),
+        304: { description: "Unchanged since the ETag in If-None-Match" },
+        ...errorsOf(),
       },
-      304: { description: "Unchanged since the ETag in If-None-Match" },
-      ...unauthorized,
-    },
-    handler: ({ c }) => {
+    }),
+    access: { kind: "authenticated" },
+    handler: () => (c) => {
       const { json, etag } = document();
       const headers = { etag, "cache-control": "private, max-age=3600, must-revalidate" };
-      if (ifNoneMatchHits(c.req.header("if-none-match"), etag))
-        return { status: 304, json: null, headers };
-      return { status: 200, json, headers };
+      if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+      return c.body(json, 200, { ...headers, "content-type": "application/json" });
     },
   });
 }
 
+const MAP_DESCRIPTION =
+  "Service name → access capability → permission names (section 2.7 of the interface).";
+
 /** Endpoints 1 to 3. */
-export const awsCapabilities = staticRoute({
+export const awsCapabilities = staticEndpoint({
   path: "/access-capabilities/aws",
   operationId: "getAwsAccessCapabilities",
   summary: "Capability map for AWS",
-  tags: ["Access capabilities"],
+  description: MAP_DESCRIPTION,
+  tag: "Access capabilities",
   schema: CapabilityMap,
   build: getAwsCapabilityMap,
 });
-export const azureCapabilities = staticRoute({
+export const azureCapabilities = staticEndpoint({
   path: "/access-capabilities/azure",
   operationId: "getAzureAccessCapabilities",
   summary: "Capability map for Azure",
-  tags: ["Access capabilities"],
+  description: `${MAP_DESCRIPTION} Keys are Azure resource providers.`,
+  tag: "Access capabilities",
   schema: CapabilityMap,
   build: getAzureCapabilityMap,
 });
-export const defaultCapabilities = staticRoute({
+export const defaultCapabilities = staticEndpoint({
   path: "/access-capabilities",
   operationId: "getAccessCapabilities",
   summary: "Capability map for AWS, as the original service published it under this path",
-  tags: ["Access capabilities"],
+  description: `${MAP_DESCRIPTION} The same document as /access-capabilities/aws.`,
+  tag: "Access capabilities",
   schema: CapabilityMap,
   build: getAwsCapabilityMap,
 });
 
 /** Endpoints 4 and 5. */
-export const denyIamAdminBoundary = staticRoute({
+export const denyIamAdminBoundary = staticEndpoint({
   path: "/policy/aws/permission-boundary/deny-iam-admin",
   operationId: "getDenyIamAdminPermissionsBoundary",
   summary:
     "Permissions boundary that denies administering IAM and allows what other policies grant",
-  tags: ["Policies"],
+  description:
+    "Two statements: a Deny of every IAM action classified administer-resource, and an Allow of `*` so that the permissions other policies grant stay usable. Use it only as a permissions boundary.",
+  tag: "Policies",
   schema: IamPolicyDocument,
   build: buildDenyIamAdminBoundaryPolicy,
 });
-export const denyIamAdminIdentity = staticRoute({
+export const denyIamAdminIdentity = staticEndpoint({
   path: "/policy/aws/identity/deny-iam-admin",
   operationId: "getDenyIamAdminIdentityPolicy",
   summary: "Identity policy that denies administering IAM (grants nothing)",
-  tags: ["Policies"],
+  description:
+    "The Deny statement of the boundary alone, to attach as an identity policy next to the policies that grant access.",
+  tag: "Policies",
   schema: IamPolicyDocument,
   build: buildDenyIamAdminIdentityPolicy,
 });

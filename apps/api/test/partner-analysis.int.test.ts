@@ -1,0 +1,147 @@
+import { ExecutionRecord, TriggeredPartnerAnalysis } from "@sightline/domain";
+import { ANALYSIS_QUEUE } from "@sightline/services";
+import { describe, expect, it } from "vitest";
+import {
+  executionIds,
+  jobsOf,
+  monitorPartnerAccount,
+  ON_DEMAND_ID,
+  partnerAccountPath,
+  partnerTrigger,
+  utcDatesAround,
+} from "./analysis-fixtures.ts";
+import { createHarness } from "./harness.ts";
+
+const h = await createHarness();
+const ACCOUNT = "210987654321";
+
+async function monitoredPartnerCustomer() {
+  const pc = await h.newPartnerCustomer(await h.newPartner());
+  await monitorPartnerAccount(h, pc, ACCOUNT);
+  return pc;
+}
+
+describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}/analysis", () => {
+  it("answers 202 with the contract's body, and queues the execution with its job", async () => {
+    const pc = await monitoredPartnerCustomer();
+    const [res, dates] = await utcDatesAround(() =>
+      h.call("POST", `${partnerAccountPath(pc, ACCOUNT)}/analysis`, {
+        key: pc.key,
+        body: partnerTrigger(pc, ACCOUNT),
+      }),
+    );
+    expect(res.status).toBe(202);
+    const body = TriggeredPartnerAnalysis.strict().parse(res.json);
+    expect(body).toEqual({
+      partnerId: pc.partnerId,
+      partnerCustomerId: pc.partnerCustomerId,
+      customerId: pc.customerId,
+      accountId: ACCOUNT,
+      executionId: expect.stringMatching(ON_DEMAND_ID),
+    });
+    const [, customerId, accountId, date] = ON_DEMAND_ID.exec(body.executionId) ?? [];
+    expect([customerId, accountId]).toEqual([pc.customerId, ACCOUNT]);
+    expect(dates).toContain(date);
+    expect(res.headers.get("location")).toBe(`/executions/${body.executionId}`);
+
+    const execution = await h.call("GET", `/executions/${body.executionId}`, { key: pc.key });
+    expect(ExecutionRecord.parse(execution.json)).toMatchObject({
+      executionId: body.executionId,
+      kind: "ondemand",
+      status: "queued",
+      customerId: pc.customerId,
+      accountId: ACCOUNT,
+      reports: [],
+    });
+    const jobs = await jobsOf(h.deps, body.executionId);
+    expect(jobs).toEqual([
+      expect.objectContaining({
+        name: ANALYSIS_QUEUE,
+        state: "created",
+        data: { executionId: body.executionId },
+        singleton_key: `${pc.customerId}/${ACCOUNT}`,
+      }),
+    ]);
+    const job = await h.boss.getJobById(ANALYSIS_QUEUE, jobs[0]?.id ?? "");
+    expect(job?.data).toEqual({ executionId: body.executionId });
+  });
+
+  it("answers 409 naming the queued execution, and queues nothing more", async () => {
+    const pc = await monitoredPartnerCustomer();
+    const path = `${partnerAccountPath(pc, ACCOUNT)}/analysis`;
+    const first = await h.call("POST", path, { key: pc.key, body: partnerTrigger(pc, ACCOUNT) });
+    expect(first.status).toBe(202);
+    const executionId = first.json.executionId as string;
+    const second = await h.call("POST", path, { key: pc.key, body: partnerTrigger(pc, ACCOUNT) });
+    expect(second.status).toBe(409);
+    expect(second.json.message).toContain(executionId);
+    expect(second.headers.get("x-execution-id")).toBe(executionId);
+    const list = await h.call("GET", `${partnerAccountPath(pc, ACCOUNT)}/executions`, {
+      key: pc.key,
+    });
+    expect(executionIds(list.json)).toEqual([executionId]);
+    expect(await jobsOf(h.deps, executionId)).toHaveLength(1);
+  });
+
+  it("lets the operator trigger, and refuses a body that contradicts the path", async () => {
+    const pc = await monitoredPartnerCustomer();
+    const path = `${partnerAccountPath(pc, ACCOUNT)}/analysis`;
+    const mismatch = await h.call("POST", path, {
+      key: pc.key,
+      body: partnerTrigger(pc, "123456789012"),
+    });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json.issues).toEqual([
+      { path: "accountId", message: `must equal the path parameter '${ACCOUNT}'` },
+    ]);
+    const noBody = await h.call("POST", path, { key: pc.key, body: {} });
+    expect(noBody.status).toBe(400);
+    expect(noBody.json.issues).toHaveLength(3);
+    expect((await h.admin("POST", path, partnerTrigger(pc, ACCOUNT))).status).toBe(202);
+  });
+
+  it("answers 404 saying what to configure: the partner customer, then the account", async () => {
+    const partner = await h.newPartner();
+    const unknown = { ...partner, partnerCustomerId: "no-such-tenant", customerId: "" };
+    const res = await h.call("POST", `${partnerAccountPath(unknown, ACCOUNT)}/analysis`, {
+      key: partner.key,
+      body: partnerTrigger(unknown, ACCOUNT),
+    });
+    expect(res.status).toBe(404);
+    expect(res.json.message).toBe(
+      `Customer no-such-tenant of partner ${partner.partnerId} is not configured: PUT /partner/${partner.partnerId}/customer/no-such-tenant first`,
+    );
+
+    const pc = await h.newPartnerCustomer(partner);
+    const unmonitored = await h.call("POST", `${partnerAccountPath(pc, ACCOUNT)}/analysis`, {
+      key: pc.key,
+      body: partnerTrigger(pc, ACCOUNT),
+    });
+    expect(unmonitored.status).toBe(404);
+    expect(unmonitored.json.message).toBe(
+      `Account ${ACCOUNT} is not monitored: configure it with PUT ${partnerAccountPath(pc, ACCOUNT)} first, or trigger with your own credential`,
+    );
+  });
+
+  it("answers 422 for an Azure subscription, which cannot be analysed yet", async () => {
+    const pc = await h.newPartnerCustomer(await h.newPartner());
+    const subscription = "0b1f6471-1bf0-4dda-aec3-111122223333";
+    const put = await h.call("PUT", partnerAccountPath(pc, subscription), {
+      key: pc.key,
+      body: {
+        ...partnerTrigger(pc, subscription),
+        provider: "azure",
+        auditorAuthMethod: "config",
+        auditorAuthConfig: { tenantId: subscription, clientId: subscription },
+      },
+    });
+    expect(put.status).toBe(200);
+    const res = await h.call("POST", `${partnerAccountPath(pc, subscription)}/analysis`, {
+      key: pc.key,
+      body: partnerTrigger(pc, subscription),
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain("does not analyse Azure subscriptions yet");
+    expect(res.headers.get("x-execution-id")).toBeNull();
+  });
+});

@@ -1,0 +1,59 @@
+import path from "node:path";
+import { BaseConfig, parseConfig, startDatabase } from "@sightline/db";
+import { createLogger } from "@sightline/logging";
+import {
+  openServiceContext,
+  PipelineConfig,
+  startWorker,
+  workerSettingsOf,
+} from "@sightline/services";
+import { z } from "zod";
+
+const WorkerConfig = z.intersection(
+  BaseConfig.extend({
+    /** How long SIGTERM waits for running analyses before stopping anyway. */
+    SIGHTLINE_DRAIN_SECONDS: z.coerce.number().int().min(0).default(300),
+  }),
+  PipelineConfig,
+);
+
+/**
+ * A worker process alone (`SIGHTLINE_ROLE=worker` of the start command): it takes analysis jobs
+ * from the shared queue. Run as many as needed, on as many machines; they share one database.
+ */
+async function main() {
+  const config = parseConfig(WorkerConfig, process.env);
+  const logger = createLogger({
+    level: config.LOG_LEVEL,
+    bindings: { service: "sightline-worker" },
+  });
+  const dataDir = path.resolve(config.SIGHTLINE_DATA_DIR);
+  const database = await startDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  const settings = workerSettingsOf(config, dataDir);
+  const services = await openServiceContext({
+    databaseUrl: database.url,
+    dataDir,
+    logger,
+    kmsKeyId: config.SIGHTLINE_KMS_KEY_ID,
+    queue: settings.queue,
+  });
+  await startWorker(services.ctx, settings);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, drainSeconds: config.SIGHTLINE_DRAIN_SECONDS }, "draining");
+    await services.close(config.SIGHTLINE_DRAIN_SECONDS * 1000);
+    await database.stop();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
