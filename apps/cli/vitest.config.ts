@@ -1,4 +1,13 @@
 import { defineConfig } from "vitest/config";
+import { fromSources } from "../../vitest.shared.ts";
 
-// Some tests start the CLI as a process (tsx compiles on start), slow on a busy CI machine.
-export default defineConfig({ test: { testTimeout: 60_000 } });
+// Some tests start the CLI as a process, slow on a busy CI machine; `snapshot import` tests
+// get a migrated database of their own (DATABASE_URL's server, or an embedded Postgres).
+export default defineConfig({
+  ...fromSources,
+  test: {
+    globalSetup: ["./test/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry point through tsx, which the workspace installs.
-import { register } from "tsx/esm/api";
+// Runs the compiled command line (`pnpm build` writes dist/).
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/main.ts");
+const entry = new URL("../dist/main.js", import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write("sightline: not built yet; run `npx -y pnpm@10 build` first\n");
+  process.exit(2);
+}
+await import(entry.href);

@@ -1,51 +1,53 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { analyzeAccount, createAccountModel } from "@sightline/engine";
+import {
+  analyzeAccount,
+  buildAccessGraph,
+  createAccountModel,
+  iamAdminPaths,
+  reportedAccessPaths,
+} from "@sightline/engine";
+import {
+  createReportContext,
+  type PrincipalMetadata,
+  principalAccessReportRows,
+  principalReportRows,
+  type ReportFormat,
+  resourceAccessPathRows,
+  resourceAccessReportRows,
+  resourceReportRows,
+  type WrittenReport,
+  writeReport,
+} from "@sightline/reports";
 import { loadSnapshots, type SnapshotFiles } from "./load-snapshots.ts";
-import { type Format, writeRows } from "./write-rows.ts";
+import { roleLastUsed } from "./role-last-used.ts";
 
 export interface AnalyzeCommand extends SnapshotFiles {
-  format: Format;
+  formats: readonly ReportFormat[];
   out: string;
+  /** The reports' `analysis_time`; the start of the command when omitted. */
+  analysisTime?: Date;
   progress: (message: string) => void;
 }
 
-const COLUMNS = {
-  principals: [
-    "principalArn",
-    "principalName",
-    "principalType",
-    "accountId",
-    "iamAdmin",
-    "groupArns",
-    "permissionsBoundaryArn",
-    "tags",
-  ],
-  resources: ["resourceArn", "resourceType", "service", "accountId", "allowsAnyPrincipal"],
-  "principal-access": [
-    "principalArn",
-    "principalName",
-    "principalType",
-    "service",
-    "capability",
-    "resourceArn",
-    "conditional",
-    "exceptResources",
-  ],
-  "resource-access": [
-    "resourceArn",
-    "resourceType",
-    "service",
-    "capability",
-    "principal",
-    "principalType",
-    "inAccount",
-    "conditional",
-  ],
-} as const;
+/** The roles' last use from the files, and each principal's shortest way to an IAM admin. */
+function principalMetadataOf(
+  lastUsed: Map<string, PrincipalMetadata>,
+  adminPaths: ReadonlyMap<string, readonly string[]>,
+): Map<string, PrincipalMetadata> {
+  const metadata = new Map(lastUsed);
+  for (const [arn, iamAdminPath] of adminPaths)
+    metadata.set(arn, { ...metadata.get(arn), iamAdminPath });
+  return metadata;
+}
 
-/** `sightline analyze`: writes the four reports and the input issues into `out`. */
+/**
+ * `sightline analyze`: writes k9's four reports, the access paths to the accounts' admin roles
+ * and to their roles open to other accounts (JSON Lines, and Parquet when asked: its rows nest
+ * lists that CSV cannot hold), and the input issues into `out` — what the service delivers.
+ */
 export async function runAnalyze(command: AnalyzeCommand): Promise<Record<string, number>> {
+  const analysisTime = command.analysisTime ?? new Date();
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   command.progress(`reading ${command.authorizationDetails.length} authorization details file(s)`);
@@ -58,24 +60,39 @@ export async function runAnalyze(command: AnalyzeCommand): Promise<Record<string
   command.progress(
     `analysed ${analysis.stats.principals} principals in ${analysis.stats.policySets} policy sets after ${elapsed()}`,
   );
-  await mkdir(command.out, { recursive: true });
-  const file = (name: string) => path.join(command.out, `${name}.${command.format}`);
+  const graph = buildAccessGraph(model);
+  const adminPaths = iamAdminPaths(graph, analysis.principals);
+  command.progress(`access graph built after ${elapsed()}`);
+  const context = createReportContext({
+    analysisTime,
+    principals: analysis.principals,
+    principalMetadata: principalMetadataOf(roleLastUsed(snapshots), adminPaths),
+  });
+  const options = { formats: command.formats, dir: command.out };
   const counts: Record<string, number> = {};
-  const reports: [keyof typeof COLUMNS, () => Iterable<object>][] = [
-    ["principals", () => analysis.principals],
-    ["resources", () => analysis.resources],
-    ["principal-access", () => analysis.principalAccessSummaries()],
-    ["resource-access", () => analysis.resourceAccessSummaries()],
-  ];
-  for (const [name, rows] of reports) {
-    counts[name] = await writeRows(
-      file(name),
-      command.format,
-      COLUMNS[name],
-      rows() as Iterable<Record<string, unknown>>,
-    );
-    command.progress(`${name}: ${counts[name]} rows written after ${elapsed()}`);
-  }
+  const record = (report: WrittenReport) => {
+    counts[report.type] = report.rows;
+    command.progress(`${report.type}: ${report.rows} rows written after ${elapsed()}`);
+  };
+  record(
+    await writeReport("principals", principalReportRows(analysis.principals, context), options),
+  );
+  record(await writeReport("resources", resourceReportRows(analysis.resources, context), options));
+  const principalAccess = principalAccessReportRows(analysis.principalAccessSummaries(), context);
+  record(await writeReport("principal-access-summaries", principalAccess, options));
+  const resourceAccess = resourceAccessReportRows(analysis.resourceAccessSummaries(), context);
+  record(await writeReport("resource-access-summaries", resourceAccess, options));
+  const accessPaths = resourceAccessPathRows(
+    reportedAccessPaths(graph, model, analysis.principals),
+    context,
+  );
+  const pathFormats = command.formats.filter((format) => format !== "csv");
+  record(
+    await writeReport("resource-access-paths", accessPaths, {
+      dir: command.out,
+      formats: pathFormats.length > 0 ? pathFormats : ["jsonl"],
+    }),
+  );
   const issues = analysis.issues;
   await writeFile(path.join(command.out, "issues.json"), `${JSON.stringify(issues, null, 2)}\n`);
   counts.issues = issues.length;

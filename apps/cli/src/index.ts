@@ -1,4 +1,5 @@
 export { type AnalyzeCommand, runAnalyze } from "./analyze-command.ts";
 export { type AuthorizeCommand, runAuthorize } from "./authorize-command.ts";
 export { loadSnapshots } from "./load-snapshots.ts";
-export { writeRows } from "./write-rows.ts";
+export { findPaths, type PathsCommand, writePathLines } from "./paths-command.ts";
+export { runSnapshotImport, type SnapshotImportCommand } from "./snapshot-import-command.ts";

@@ -1,23 +1,29 @@
+import { once } from "node:events";
 import { parseArgs } from "node:util";
-import { formatAuthorization } from "@sightline/engine";
-import { runAnalyze } from "./analyze-command.ts";
-import { runAuthorize } from "./authorize-command.ts";
+import { REPORT_FORMATS as FORMATS, type ReportFormat } from "@sightline/reports/formats";
+import {
+  type OptionTable,
+  SNAPSHOT_FILE_OPTIONS,
+  snapshotFilesOf,
+} from "./snapshot-file-options.ts";
+import { USAGE, UsageError } from "./usage.ts";
 
-const USAGE = `usage:
-  sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
-                    [--resource-policies dir] [--organization org.json] [--format json|csv] --out dir
-  sightline authorize --authorization-details gaad.json [--resource-policies dir] [--organization org.json]
-                    --principal ARN --action service:Action --resource ARN
-                    [--context key=value ...] [--session-name name] [--json]
-
-  --resource-policies  a directory of *.json files, each { "<resource ARN>": <policy document>, ... };
-                       a file named <account id>.json belongs to that account (S3 ARNs carry none)
-  --organization       { "isManagementAccount"?, "serviceControlPolicies"?: [{ "target", "policies" }], ... }
-  --context            request context, e.g. aws:SourceIp=10.0.0.1 (repeat a key for several values)`;
+// The commands load the engine, the report writers and the database only when they run, so
+// that `--help` and usage errors answer at once.
 
 function fail(message: string): never {
-  process.stderr.write(`sightline: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
+  throw new UsageError(message);
+}
+
+const isFormat = (value: string): value is ReportFormat =>
+  (FORMATS as readonly string[]).includes(value);
+
+function parseFormats(values: readonly string[]): ReportFormat[] {
+  return values
+    .flatMap((value) => value.split(","))
+    .map((format) =>
+      isFormat(format) ? format : fail(`--format must be ${FORMATS.join(", ")}; got '${format}'`),
+    );
 }
 
 function parseContext(pairs: readonly string[]): Record<string, string | string[]> {
@@ -36,72 +42,117 @@ function parseContext(pairs: readonly string[]): Record<string, string | string[
   return context;
 }
 
+const ANALYZE_OPTIONS = {
+  ...SNAPSHOT_FILE_OPTIONS,
+  format: { type: "string", multiple: true, default: ["csv"] },
+  out: { type: "string" },
+} satisfies OptionTable;
+
+const AUTHORIZE_OPTIONS = {
+  ...SNAPSHOT_FILE_OPTIONS,
+  principal: { type: "string" },
+  action: { type: "string" },
+  resource: { type: "string" },
+  context: { type: "string", multiple: true },
+  "session-name": { type: "string" },
+  json: { type: "boolean", default: false },
+} satisfies OptionTable;
+
+async function analyze(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: ANALYZE_OPTIONS, strict: true });
+  const files = snapshotFilesOf(values);
+  const formats = parseFormats(values.format);
+  const out = values.out ?? fail("--out is required");
+  const { runAnalyze } = await import("./analyze-command.ts");
+  const counts = await runAnalyze({
+    ...files,
+    formats,
+    out,
+    progress: (m) => process.stderr.write(`${m}\n`),
+  });
+  process.stdout.write(`${JSON.stringify({ out, ...counts })}\n`);
+  return 0;
+}
+
+async function authorize(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: AUTHORIZE_OPTIONS, strict: true });
+  const files = snapshotFilesOf(values);
+  const { runAuthorize } = await import("./authorize-command.ts");
+  const { formatAuthorization } = await import("@sightline/engine");
+  const result = await runAuthorize({
+    ...files,
+    principal: values.principal ?? fail("--principal is required"),
+    action: values.action ?? fail("--action is required"),
+    resource: values.resource ?? fail("--resource is required"),
+    context: parseContext(values.context ?? []),
+    ...(values["session-name"] ? { sessionName: values["session-name"] } : {}),
+  });
+  process.stdout.write(
+    `${values.json ? JSON.stringify(result, null, 2) : formatAuthorization(result)}\n`,
+  );
+  return result.decision === "allowed" ? 0 : 1;
+}
+
+/** Waits when stdout's buffer is full, so that a long listing streams rather than piles up. */
+async function writeLine(line: string): Promise<void> {
+  if (!process.stdout.write(`${line}\n`)) await once(process.stdout, "drain");
+}
+
+async function paths(args: string[]): Promise<number> {
+  const { parsePathsArgs } = await import("./paths-options.ts");
+  const { json, ...command } = parsePathsArgs(args);
+  const { findPaths, writePathLines } = await import("./paths-command.ts");
+  if (json) await writeLine(JSON.stringify(await findPaths(command), null, 2));
+  else await writePathLines(command, writeLine);
+  return 0;
+}
+
+async function snapshotImport(args: string[]): Promise<number> {
+  const { parseSnapshotImportArgs } = await import("./snapshot-import-options.ts");
+  const command = parseSnapshotImportArgs(args, process.env.DATABASE_URL);
+  const { runSnapshotImport } = await import("./snapshot-import-command.ts");
+  await writeLine(JSON.stringify(await runSnapshotImport(command)));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      "authorization-details": { type: "string", multiple: true },
-      "resource-policies": { type: "string" },
-      organization: { type: "string" },
-      format: { type: "string", default: "json" },
-      out: { type: "string" },
-      principal: { type: "string" },
-      action: { type: "string" },
-      resource: { type: "string" },
-      context: { type: "string", multiple: true },
-      "session-name": { type: "string" },
-      json: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
-  const files = {
-    authorizationDetails:
-      values["authorization-details"] ?? fail("--authorization-details is required"),
-    ...(values["resource-policies"] ? { resourcePolicies: values["resource-policies"] } : {}),
-    ...(values.organization ? { organization: values.organization } : {}),
-  };
-  if (command === "analyze") {
-    const format = values.format;
-    if (format !== "json" && format !== "csv")
-      fail(`--format must be json or csv, got '${format}'`);
-    const out = values.out ?? fail("--out is required");
-    const counts = await runAnalyze({
-      ...files,
-      format,
-      out,
-      progress: (m) => process.stderr.write(`${m}\n`),
-    });
-    process.stdout.write(`${JSON.stringify({ out, ...counts })}\n`);
-    return 0;
+  if (
+    command === undefined ||
+    ["help", "--help", "-h"].includes(command) ||
+    rest.includes("--help")
+  ) {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
   }
-  if (command === "authorize") {
-    const result = await runAuthorize({
-      ...files,
-      principal: values.principal ?? fail("--principal is required"),
-      action: values.action ?? fail("--action is required"),
-      resource: values.resource ?? fail("--resource is required"),
-      context: parseContext(values.context ?? []),
-      ...(values["session-name"] ? { sessionName: values["session-name"] } : {}),
-    });
-    process.stdout.write(
-      `${values.json ? JSON.stringify(result, null, 2) : formatAuthorization(result)}\n`,
-    );
-    return result.decision === "allowed" ? 0 : 1;
-  }
-  return fail(command ? `unknown command '${command}'` : "a command is required");
+  if (command === "analyze") return analyze(rest);
+  if (command === "authorize") return authorize(rest);
+  if (command === "paths") return paths(rest);
+  const [subcommand, ...args] = rest;
+  if (command === "snapshot" && subcommand === "import") return snapshotImport(args);
+  if (command === "snapshot") return fail(`snapshot needs a subcommand: snapshot import`);
+  return fail(`unknown command '${command}'`);
 }
+
+const isParseArgsError = (error: unknown) =>
+  error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS");
+
+// A reader that stops early (`| head`) is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (
-      error instanceof TypeError &&
-      "code" in error &&
-      String(error.code).startsWith("ERR_PARSE_ARGS")
-    )
-      fail(error.message);
-    process.stderr.write(`sightline: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      process.stderr.write(`sightline: ${(error as Error).message}\n\n${USAGE}\n`);
+    } else {
+      process.stderr.write(
+        `sightline: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    }
     process.exit(2);
   },
 );

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runAnalyze, runAuthorize } from "../src/index.ts";
+import { type AnalyzeCommand, runAnalyze, runAuthorize } from "../src/index.ts";
+import { ACCOUNT_A, ALICE, accountA, accountB, HOP, TARGET } from "./two-accounts.ts";
 
 const run = promisify(execFile);
 const bin = path.join(import.meta.dirname, "../bin/sightline.mjs");
@@ -34,7 +35,30 @@ const gaad = {
     },
   ],
   GroupDetailList: [],
-  RoleDetailList: [],
+  RoleDetailList: [
+    {
+      RoleName: "deployer",
+      RoleId: "AROADEPLOYER",
+      Arn: "arn:aws:iam::111122223333:role/deployer",
+      Path: "/",
+      AssumeRolePolicyDocument: encodeURIComponent(
+        JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [
+            {
+              Effect: "Allow",
+              Principal: { Service: "codebuild.amazonaws.com" },
+              Action: "sts:AssumeRole",
+            },
+          ],
+        }),
+      ),
+      RolePolicyList: [],
+      AttachedManagedPolicies: [],
+      Tags: [{ Key: "BusinessUnit", Value: "Payments" }],
+      RoleLastUsed: { LastUsedDate: "2026-02-01T10:00:00Z", Region: "us-east-1" },
+    },
+  ],
   Policies: [],
 };
 
@@ -61,45 +85,138 @@ beforeAll(async () => {
   );
 });
 
+const analysisTime = new Date("2026-03-04T07:15:00Z");
+const analyze = (out: string, formats: AnalyzeCommand["formats"]) =>
+  runAnalyze({
+    authorizationDetails: [path.join(dir, "gaad.json")],
+    resourcePolicies: path.join(dir, "policies"),
+    formats,
+    out: path.join(dir, out),
+    analysisTime,
+    progress: () => {},
+  });
+const lines = async (file: string) => (await readFile(file, "utf8")).trimEnd().split("\r\n");
+
 describe("sightline analyze", () => {
-  it("writes the four reports in CSV", async () => {
-    const out = path.join(dir, "out-csv");
-    const counts = await runAnalyze({
-      authorizationDetails: [path.join(dir, "gaad.json")],
-      resourcePolicies: path.join(dir, "policies"),
-      format: "csv",
-      out,
-      progress: () => {},
+  it("writes the four reports in k9's CSV layouts, Sightline's columns after k9's", async () => {
+    const counts = await analyze("out-csv", ["csv"]);
+    expect(counts).toEqual({
+      principals: 2,
+      resources: 2,
+      "principal-access-summaries": 1,
+      "resource-access-summaries": 3,
+      "resource-access-paths": 0,
+      issues: 0,
     });
-    expect(counts.principals).toBe(1);
-    const access = (await readFile(path.join(out, "principal-access.csv"), "utf8"))
-      .trim()
-      .split("\n");
-    expect(access[0]).toBe(
-      "principalArn,principalName,principalType,service,capability,resourceArn,conditional,exceptResources",
-    );
-    expect(access.slice(1)).toEqual([
-      "arn:aws:iam::111122223333:user/alice,alice,IAMUser,S3,read-data,arn:aws:s3:::reports/*,false,",
+    const out = path.join(dir, "out-csv");
+    expect(await lines(path.join(out, "principals.csv"))).toEqual([
+      "analysis_time,principal_name,principal_arn,principal_type,principal_is_iam_admin,principal_last_used,principal_tag_business_unit,principal_tag_environment,principal_tag_used_by,principal_tags,password_last_used,password_last_rotated,password_state,access_key_1_last_used,access_key_1_last_rotated,access_key_1_state,access_key_2_last_used,access_key_2_last_rotated,access_key_2_state,principal_account_id,principal_is_iam_admin_conditional,group_arns,permissions_boundary_arn,iam_admin_path",
+      "2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,false,,,,,{},,,,,,,,,,111122223333,false,[],,[]",
+      '2026-03-04T07:15:00.000Z,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,false,2026-02-01T10:00:00.000Z,Payments,,,"{""BusinessUnit"":""Payments""}",,,,,,,,,,111122223333,false,[],,[]',
     ]);
-    const resourceAccess = await readFile(path.join(out, "resource-access.csv"), "utf8");
-    expect(resourceAccess).toContain(
-      "arn:aws:s3:::reports,S3Bucket,S3,read-data,444455556666,Account,false,false",
+    expect(await lines(path.join(out, "principal-access-summaries.csv"))).toEqual([
+      "analysis_time,principal_name,principal_arn,principal_type,principal_tags,service_name,access_capability,resource_arn,conditional,except_resources,resource_pattern",
+      "2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports/*,false,[],arn:aws:s3:::reports/*",
+    ]);
+    const resourceAccess = await lines(path.join(out, "resource-access-summaries.csv"));
+    expect(resourceAccess[0]).toBe(
+      "analysis_time,service_name,resource_name,resource_arn,access_capability,principal_type,principal_name,principal_arn,resource_tag_confidentiality,resource_type,principal_in_account,conditional",
+    );
+    expect(resourceAccess.slice(1).sort()).toEqual([
+      "2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,Account,444455556666,444455556666,,S3Bucket,false,false",
+      "2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,IAMUser,alice,arn:aws:iam::111122223333:user/alice,,S3Bucket,true,false",
+      "2026-03-04T07:15:00.000Z,STS,deployer,arn:aws:iam::111122223333:role/deployer,use-resource,Service,codebuild.amazonaws.com,codebuild.amazonaws.com,,IAMRole,false,false",
+    ]);
+    expect(await lines(path.join(out, "resources.csv"))).toEqual([
+      "analysis_time,resource_name,resource_arn,resource_type,resource_tag_business_unit,resource_tag_environment,resource_tag_owner,resource_tag_confidentiality,resource_tag_integrity,resource_tag_availability,resource_tags,resource_account_id,service_name,allows_any_principal",
+      '2026-03-04T07:15:00.000Z,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,Payments,,,,,,"{""BusinessUnit"":""Payments""}",111122223333,STS,false',
+      "2026-03-04T07:15:00.000Z,reports,arn:aws:s3:::reports,S3Bucket,,,,,,,{},111122223333,S3,false",
+    ]);
+    expect(JSON.parse(await readFile(path.join(out, "issues.json"), "utf8"))).toEqual([]);
+  });
+
+  it("writes JSON Lines and Parquet beside CSV in one run", async () => {
+    await analyze("out-all", ["jsonl", "parquet", "csv"]);
+    const out = path.join(dir, "out-all");
+    const principals = (await readFile(path.join(out, "principals.jsonl"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(principals).toEqual([
+      expect.objectContaining({
+        principal_name: "alice",
+        principal_is_iam_admin: false,
+        principal_last_used: null,
+      }),
+      expect.objectContaining({
+        principal_name: "deployer",
+        principal_tags: { BusinessUnit: "Payments" },
+      }),
+    ]);
+    const parquet = await readFile(path.join(out, "resource-access-summaries.parquet"));
+    expect(parquet.subarray(0, 4).toString()).toBe("PAR1");
+    expect(await readFile(path.join(out, "resources.csv"), "utf8")).toContain(
+      "arn:aws:s3:::reports",
     );
   });
 
-  it("writes JSON arrays that parse", async () => {
-    const out = path.join(dir, "out-json");
-    await runAnalyze({
-      authorizationDetails: [path.join(dir, "gaad.json")],
-      format: "json",
+  it("reports the way to an IAM admin and the paths into roles other accounts can assume", async () => {
+    // `target` in account A becomes an IAM admin; B's `hop` can assume it, alice can assume hop.
+    const admin = structuredClone(accountA);
+    const [target] = admin.RoleDetailList;
+    target?.RolePolicyList.push({
+      PolicyName: "iam-admin",
+      PolicyDocument: encodeURIComponent(
+        JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Allow", Action: "iam:*", Resource: "*" }],
+        }),
+      ),
+    });
+    const files = [path.join(dir, "admin-a.json"), path.join(dir, "admin-b.json")];
+    await writeFile(files[0] as string, JSON.stringify(admin));
+    await writeFile(files[1] as string, JSON.stringify(accountB));
+    const out = path.join(dir, "out-paths");
+    const counts = await runAnalyze({
+      authorizationDetails: files,
+      formats: ["csv"],
       out,
+      analysisTime,
       progress: () => {},
     });
-    const principals = JSON.parse(await readFile(path.join(out, "principals.json"), "utf8"));
-    expect(principals).toEqual([
-      expect.objectContaining({ principalName: "alice", iamAdmin: "no" }),
+    expect(counts["resource-access-paths"]).toBe(2);
+    const rows = await lines(path.join(out, "principals.csv"));
+    const rowOf = (arn: string) => rows.find((row) => row.includes(`,${arn},`));
+    // iam_admin_path, the last column: alice's chain to the admin; the admin itself has none.
+    expect(rowOf(ALICE)).toMatch(new RegExp(`,"\\[""${ALICE}"",""${HOP}"",""${TARGET}""\\]"$`));
+    expect(rowOf(TARGET)).toMatch(new RegExp(`^[^,]+,target,${TARGET},IAMRole,true,.*,\\[\\]$`));
+    const paths = (await readFile(path.join(out, "resource-access-paths.jsonl"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(paths).toEqual([
+      expect.objectContaining({ resource_arn: TARGET, reason: "iam-admin", path_nodes: [HOP] }),
+      expect.objectContaining({
+        resource_arn: TARGET,
+        path_nodes: [HOP, ALICE],
+        paths_complete: true,
+      }),
     ]);
-    expect(JSON.parse(await readFile(path.join(out, "resources.json"), "utf8"))).toEqual([]);
+    expect(TARGET).toContain(ACCOUNT_A);
+  });
+
+  it("refuses an unknown format", async () => {
+    await expect(
+      run(bin, [
+        "analyze",
+        "--authorization-details",
+        "x.json",
+        "--format",
+        "csv,xlsx",
+        "--out",
+        dir,
+      ]),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("got 'xlsx'") });
   });
 });
 
@@ -146,5 +263,15 @@ describe("sightline authorize", () => {
       code: 2,
       stderr: expect.stringContaining("--out is required"),
     });
+  });
+});
+
+describe("sightline --help", () => {
+  it("prints the usage and exits 0; no command at all exits 2", async () => {
+    for (const args of [["--help"], ["-h"], ["help"], ["analyze", "--help"]]) {
+      const { stdout } = await run(bin, args);
+      expect(stdout).toContain("usage:");
+    }
+    await expect(run(bin, [])).rejects.toMatchObject({ code: 2 });
   });
 });

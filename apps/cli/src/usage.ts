@@ -1,0 +1,45 @@
+// Kept apart from the commands, which load the engine and the database only when they run, so
+// that `--help` and most usage errors answer at once.
+
+export const USAGE = `usage:
+  sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
+                    [--resource-policies dir] [--organization org.json]
+                    [--format csv|jsonl|parquet ...] --out dir
+  sightline authorize --authorization-details gaad.json [--resource-policies dir] [--organization org.json]
+                    --principal ARN --action service:Action --resource ARN
+                    [--context key=value ...] [--session-name name] [--json]
+  sightline paths --authorization-details gaad.json [--authorization-details other.json ...]
+                    [--resource-policies dir] [--organization org.json]
+                    --resource ARN [--resource ARN ...] [--service STS|S3|KMS]
+                    [--capability use-resource ...] [--operator OR|AND] [--max-nodes 10] [--json]
+  sightline snapshot import --partner P123456 --customer acme-prod-01 --account 123456789012
+                    --authorization-details gaad.json [--resource-policies dir]
+                    [--organization org.json] [--partition aws]
+
+  --resource-policies  a directory of *.json files, each { "<resource ARN>": <policy document>, ... };
+                       a file named <account id>.json belongs to that account (S3 ARNs carry none)
+  --organization       { "isManagementAccount"?, "serviceControlPolicies"?: [{ "target", "policies" }], ... }
+  --format             report formats, repeated or comma-separated (default csv); the reports are
+                       principals, resources, principal-access-summaries, resource-access-summaries,
+                       and resource-access-paths (JSON Lines, and Parquet when asked)
+  --context            request context, e.g. aws:SourceIp=10.0.0.1 (repeat a key for several values)
+
+  paths                who can reach each resource, directly or by assuming roles across the accounts
+                       given: one line per entry, "resource ← nodes[0] ← ...", marked [cycle],
+                       [truncated] or [conditional], then a line per resource with its type, the
+                       number of entries and whether the list is complete; --json prints endpoint
+                       12's answer, { "resourceAccessPaths": { "<resource>": { ... } } }
+  --service            STS (default; the resource is a role), S3 (a bucket) or KMS (a key)
+  --capability         what the principals next to the resource hold, repeated or comma-separated:
+                       use-resource (default; with STS, assuming the role), read-data, write-data,
+                       delete-data, read-config, administer-resource
+  --operator           OR (default): any of the capabilities; AND: all of them
+  --max-nodes          the longest path, 1 to 15 nodes (default 10); a longer one is [truncated]
+  snapshot import      stores an exported account as the newest snapshot of a partner customer's
+                       account, which endpoint 12 answers from; needs DATABASE_URL, the service's
+                       Postgres (migrated first if need be)`;
+
+/** A mistake on the command line: reported with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}

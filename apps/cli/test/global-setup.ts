@@ -1,0 +1,1 @@
+export { default } from "@sightline/db/vitest-global-setup";
