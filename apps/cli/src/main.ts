@@ -109,9 +109,14 @@ async function paths(args: string[]): Promise<number> {
 
 async function snapshotImport(args: string[]): Promise<number> {
   const { parseSnapshotImportArgs } = await import("./snapshot-import-options.ts");
-  const command = parseSnapshotImportArgs(args, process.env.DATABASE_URL);
+  const command = parseSnapshotImportArgs(args, process.env);
   const { runSnapshotImport } = await import("./snapshot-import-command.ts");
-  await writeLine(JSON.stringify(await runSnapshotImport(command)));
+  const { createLogger } = await import("@sightline/logging");
+  // The database's progress ("embedded Postgres started") as plain lines on stderr.
+  const logger = createLogger({
+    write: (line) => process.stderr.write(`${(JSON.parse(line) as { msg: string }).msg}\n`),
+  });
+  await writeLine(JSON.stringify(await runSnapshotImport(command, logger)));
   return 0;
 }
 

@@ -1,7 +1,8 @@
-import { createDb, runMigrations } from "@sightline/db";
+import { createDb, openServiceDatabase } from "@sightline/db";
 import type { AwsPartition } from "@sightline/domain";
 import { parseAuthorizationDetails } from "@sightline/engine";
 import { parseArn } from "@sightline/engine/arn";
+import type { Logger } from "@sightline/logging";
 import { importSnapshot } from "@sightline/services";
 import { loadSnapshots, type SnapshotFiles } from "./load-snapshots.ts";
 
@@ -11,7 +12,9 @@ export interface SnapshotImportCommand extends Omit<SnapshotFiles, "authorizatio
   partnerCustomerId: string;
   accountId: string;
   partition: AwsPartition;
-  databaseUrl: string;
+  /** DATABASE_URL; when absent, the embedded Postgres in `<dataDir>/postgres`. */
+  databaseUrl?: string;
+  dataDir: string;
 }
 
 /** Refuses a file of another account or partition: it would be stored under the wrong one. */
@@ -39,10 +42,12 @@ function checkAccount(command: SnapshotImportCommand, authorizationDetails: unkn
 /**
  * `sightline snapshot import`: stores an exported account as the newest snapshot of a partner
  * customer's account, through the service's own import, so that endpoint 12 answers from it.
- * Migrates the database first, as the API and the worker do at start-up.
+ * The database is the one the service uses: DATABASE_URL, or its embedded Postgres — the running
+ * service's, or started for the command and stopped after it — migrated first, as at start-up.
  */
 export async function runSnapshotImport(
   command: SnapshotImportCommand,
+  logger: Logger,
 ): Promise<{ executionId: string; customerId: string }> {
   const [snapshot] = await loadSnapshots({
     ...command,
@@ -50,8 +55,12 @@ export async function runSnapshotImport(
   });
   if (!snapshot) throw new Error("no snapshot read");
   checkAccount(command, snapshot.authorizationDetails);
-  await runMigrations(command.databaseUrl);
-  const { db, close } = createDb(command.databaseUrl);
+  const database = await openServiceDatabase({
+    databaseUrl: command.databaseUrl,
+    dataDir: command.dataDir,
+    logger,
+  });
+  const { db, close } = createDb(database.url);
   try {
     return await importSnapshot(
       { db, now: () => new Date() },
@@ -65,5 +74,6 @@ export async function runSnapshotImport(
     );
   } finally {
     await close();
+    await database.stop();
   }
 }

@@ -38,18 +38,19 @@ function checked<T>(
 
 /**
  * `sightline snapshot import`'s arguments, checked with the service's own identifier schemas.
- * `databaseUrl` is DATABASE_URL: this command writes to the service's database.
+ * The database is the service's: `DATABASE_URL` when set, else the embedded Postgres in
+ * `SIGHTLINE_DATA_DIR` (default `.data`), as the service itself chooses.
  */
 export function parseSnapshotImportArgs(
   args: readonly string[],
-  databaseUrl: string | undefined,
+  env: { DATABASE_URL?: string | undefined; SIGHTLINE_DATA_DIR?: string | undefined },
 ): SnapshotImportCommand {
   const { values } = parseArgs({ args: [...args], options: OPTIONS, strict: true });
   const files = snapshotFilesOf(values);
   const [authorizationDetails, ...others] = files.authorizationDetails;
   if (authorizationDetails === undefined || others.length > 0)
     throw new UsageError("--authorization-details is given once: a snapshot is one account");
-  const command = {
+  return {
     ...files,
     authorizationDetails,
     partnerId: checked("partner", PartnerId, values.partner),
@@ -61,10 +62,7 @@ export function parseSnapshotImportArgs(
       values.partition,
       `must be one of ${AwsPartition.options.join(", ")}`,
     ),
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    dataDir: env.SIGHTLINE_DATA_DIR || ".data",
   };
-  if (!databaseUrl)
-    throw new Error(
-      "snapshot import needs DATABASE_URL, the URL of the service's Postgres (e.g. postgres://user@host:5432/sightline); the command line does not start a database of its own",
-    );
-  return { ...command, databaseUrl };
 }

@@ -36,8 +36,9 @@ export const USAGE = `usage:
   --operator           OR (default): any of the capabilities; AND: all of them
   --max-nodes          the longest path, 1 to 15 nodes (default 10); a longer one is [truncated]
   snapshot import      stores an exported account as the newest snapshot of a partner customer's
-                       account, which endpoint 12 answers from; needs DATABASE_URL, the service's
-                       Postgres (migrated first if need be)`;
+                       account, which endpoint 12 answers from, in the service's database:
+                       DATABASE_URL, else the embedded Postgres in SIGHTLINE_DATA_DIR (.data) —
+                       the running service's, or started for the import`;
 
 /** A mistake on the command line: reported with the usage, exit code 2. */
 export class UsageError extends Error {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -10,6 +10,8 @@ import {
   type DbHandle,
   insertExecution,
   latestSnapshot,
+  runMigrations,
+  startEmbeddedPostgres,
   upsertPartner,
   upsertPartnerCustomer,
 } from "@sightline/db";
@@ -139,15 +141,6 @@ describe("sightline snapshot import", () => {
     });
   });
 
-  it("exits 2 without DATABASE_URL, saying it is needed", async () => {
-    await expect(
-      run(bin, importArgs(files.a, ACCOUNT_A), { env: envWith(undefined) }),
-    ).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("snapshot import needs DATABASE_URL"),
-    });
-  });
-
   it("exits 2 on a file of another account, storing nothing", async () => {
     const elsewhere = "444444444444";
     await expect(
@@ -158,4 +151,61 @@ describe("sightline snapshot import", () => {
     });
     expect(await latestSnapshot(handle.db, { customerId, accountId: elsewhere })).toBeUndefined();
   });
+});
+
+describe("sightline snapshot import without DATABASE_URL", () => {
+  // The service's own choice: the embedded Postgres in SIGHTLINE_DATA_DIR.
+  it("uses the running service's embedded Postgres, or starts it for the import", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-data-"));
+    await chmod(dataDir, 0o755); // as root, Postgres runs as the postgres user
+    const pgDir = path.join(dataDir, "postgres");
+    const env = { ...envWith(undefined), SIGHTLINE_DATA_DIR: dataDir };
+    let customer = "";
+    const snapshotsOf = async (url: string) => {
+      const { db, close } = createDb(url);
+      try {
+        return await Promise.all(
+          [ACCOUNT_A, ACCOUNT_B].map(
+            async (accountId) =>
+              (await latestSnapshot(db, { customerId: customer, accountId }))?.accountId,
+          ),
+        );
+      } finally {
+        await close();
+      }
+    };
+
+    const service = await startEmbeddedPostgres({ dataDir: pgDir });
+    let running = true;
+    try {
+      await runMigrations(service.url);
+      const { db, close } = createDb(service.url);
+      await upsertPartner(db, { partnerId });
+      const ref = await upsertPartnerCustomer(db, {
+        partnerId,
+        partnerCustomerId,
+        subscriptionPlanName: "Enterprise",
+        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+      });
+      await close();
+      customer = ref?.customerId ?? "";
+
+      const whileRunning = await run(bin, importArgs(files.a, ACCOUNT_A), { env });
+      expect(whileRunning.stderr).toContain("using the embedded Postgres of the running service");
+      expect(await snapshotsOf(service.url)).toEqual([ACCOUNT_A, undefined]);
+      await service.stop();
+      running = false;
+
+      const stopped = await run(bin, importArgs(files.b, ACCOUNT_B), { env });
+      expect(stopped.stderr).toContain("embedded Postgres started");
+      const again = await startEmbeddedPostgres({ dataDir: pgDir });
+      try {
+        expect(await snapshotsOf(again.url)).toEqual([ACCOUNT_A, ACCOUNT_B]);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      if (running) await service.stop();
+    }
+  }, 180_000);
 });

@@ -129,3 +129,34 @@ export async function startEmbeddedPostgres(
     stop: () => server.stop(),
   };
 }
+
+/** True when a process with this ID exists (EPERM: it exists, run by another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The URL of the embedded Postgres another process (the service) runs on `dataDir`, read from
+ * Postgres's `postmaster.pid` (process ID on line 1, port on line 4) and the password kept beside
+ * it; undefined when no live server runs there.
+ */
+export async function runningEmbeddedPostgresUrl(dataDir: string): Promise<string | undefined> {
+  const dir = path.resolve(dataDir);
+  let lines: string[];
+  try {
+    lines = (await readFile(path.join(dir, "postmaster.pid"), "utf8")).split("\n");
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
+  if (!isAlive(pid)) return undefined;
+  const password = (await readFile(path.join(dir, SECRET_FILE), "utf8")).trim();
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}

@@ -15,6 +15,7 @@ export * from "./direct-customers.ts";
 export {
   type EmbeddedPostgresOptions,
   type RunningPostgres,
+  runningEmbeddedPostgresUrl,
   startEmbeddedPostgres,
 } from "./embedded.ts";
 export * from "./execution-credentials.ts";

@@ -1,3 +1,3 @@
 export { BaseConfig, parseConfig } from "./config.ts";
 export { loadOperatorKey } from "./operator-key.ts";
-export { type StartedDatabase, startDatabase } from "./start-database.ts";
+export { openServiceDatabase, type StartedDatabase, startDatabase } from "./start-database.ts";

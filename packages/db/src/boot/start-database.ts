@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Logger } from "@sightline/logging";
-import { startEmbeddedPostgres } from "../embedded.ts";
+import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from "../embedded.ts";
 import { runMigrations } from "../migrate.ts";
 
 export interface StartedDatabase {
@@ -35,4 +35,27 @@ export async function startDatabase(options: {
   }
   await runMigrations(url);
   return { url, stop };
+}
+
+/**
+ * The service's database for a short command beside it (the CLI): `DATABASE_URL`; else the
+ * embedded Postgres the running service keeps in `<dataDir>/postgres`; else that embedded
+ * Postgres started for the command and stopped by `stop`. Migrated in every case.
+ */
+export async function openServiceDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logger: Logger;
+}): Promise<StartedDatabase> {
+  if (!options.databaseUrl) {
+    const running = await runningEmbeddedPostgresUrl(
+      path.join(path.resolve(options.dataDir), "postgres"),
+    );
+    if (running) {
+      options.logger.info("using the embedded Postgres of the running service");
+      await runMigrations(running);
+      return { url: running, stop: async () => {} };
+    }
+  }
+  return startDatabase(options);
 }
