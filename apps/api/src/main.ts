@@ -1,11 +1,30 @@
 import path from "node:path";
-import { serve } from "@hono/node-server";
+import { type ServerType, serve } from "@hono/node-server";
 import { loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
 import { loadMasterKey, startJobQueue, startWorker, workerSettingsOf } from "@sightline/services";
 import { createApp } from "./app.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
+
+/** Resolves once the server listens; rejects with a message naming PORT when it cannot. */
+function listening(server: ServerType, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `PORT ${port} on ${host} is in use by another process: set PORT to a free port`,
+            )
+          : error,
+      ),
+    );
+  });
+}
+
+/** What a start that fails half-way must undo, last first, so that no Postgres is left behind. */
+const undo: (() => Promise<unknown>)[] = [];
 
 /** The start command: the API and, unless `SIGHTLINE_ROLE=api`, a worker in the same process. */
 async function main() {
@@ -17,6 +36,7 @@ async function main() {
   });
   const dataDir = path.resolve(config.SIGHTLINE_DATA_DIR);
   const database = await startDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  undo.push(() => database.stop());
   const settings = workerSettingsOf(config, dataDir);
   const boss = await startJobQueue({
     databaseUrl: database.url,
@@ -24,6 +44,7 @@ async function main() {
     queue: settings.queue,
     maintenance: role !== "api",
   });
+  undo.push(() => boss.stop({ graceful: false, wait: true }));
   const masterKey = await loadMasterKey({ kmsKeyId: config.SIGHTLINE_KMS_KEY_ID, dataDir, logger });
   const adminKey = await loadOperatorKey({
     configured: config.SIGHTLINE_ADMIN_KEY,
@@ -39,22 +60,21 @@ async function main() {
     boss,
     masterKey,
   });
-  const server =
-    role === "worker"
-      ? undefined
-      : serve(
-          { fetch: createApp(running.deps).fetch, hostname: config.HOST, port: config.PORT },
-          (info) =>
-            logger.info(
-              {
-                url: `http://${config.HOST}:${info.port}`,
-                docs: `http://${config.HOST}:${info.port}/docs`,
-              },
-              "listening",
-            ),
-        );
+  undo.push(() => running.close());
+  let server: ServerType | undefined;
+  if (role !== "worker") {
+    server = serve({
+      fetch: createApp(running.deps).fetch,
+      hostname: config.HOST,
+      port: config.PORT,
+    });
+    await listening(server, config.HOST, config.PORT);
+    const url = `http://${config.HOST}:${config.PORT}`;
+    logger.info({ url, docs: `${url}/docs` }, "listening");
+  }
   // The API answers first; the worker starts taking jobs right after.
   if (role !== "api") await startWorker(running.deps.services, settings);
+  undo.length = 0;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -73,7 +93,8 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  for (const step of undo.reverse()) await step().catch(() => {});
   process.exit(1);
 });

@@ -17,6 +17,9 @@ const WorkerConfig = z.intersection(
   PipelineConfig,
 );
 
+/** Set while a failed start would leave the embedded Postgres running. */
+let stopDatabase: (() => Promise<void>) | undefined;
+
 /**
  * A worker process alone (`SIGHTLINE_ROLE=worker` of the start command): it takes analysis jobs
  * from the shared queue. Run as many as needed, on as many machines; they share one database.
@@ -29,6 +32,7 @@ async function main() {
   });
   const dataDir = path.resolve(config.SIGHTLINE_DATA_DIR);
   const database = await startDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  stopDatabase = () => database.stop();
   const settings = workerSettingsOf(config, dataDir);
   const services = await openServiceContext({
     databaseUrl: database.url,
@@ -38,6 +42,7 @@ async function main() {
     queue: settings.queue,
   });
   await startWorker(services.ctx, settings);
+  stopDatabase = undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -53,7 +58,8 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  await stopDatabase?.().catch(() => {});
   process.exit(1);
 });

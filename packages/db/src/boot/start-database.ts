@@ -25,9 +25,19 @@ export async function startDatabase(options: {
   if (!url) {
     const dataDir = path.join(path.resolve(options.dataDir), "postgres");
     const pgLogger = options.logger.child({ component: "embedded-postgres" });
+    if (await runningEmbeddedPostgresUrl(dataDir))
+      throw new Error(
+        `The embedded Postgres in ${dataDir} is already running: another Sightline process uses this data directory (SIGHTLINE_DATA_DIR). Stop it, give this process a data directory of its own, or set DATABASE_URL so that several processes share one Postgres`,
+      );
     const embedded = await startEmbeddedPostgres({
       dataDir,
       onLog: (message) => pgLogger.debug(message),
+    }).catch((error: unknown) => {
+      // embedded-postgres rejects with nothing when the server exits during start-up.
+      if (error instanceof Error) throw error;
+      throw new Error(
+        `The embedded Postgres in ${dataDir} did not start; run with LOG_LEVEL=debug to see its log`,
+      );
     });
     url = embedded.url;
     stop = embedded.stop;
