@@ -4,8 +4,8 @@ import {
   type Capability,
   listAwsActions,
 } from "@sightline/capabilities";
+import { compileGlob, matchCompiledGlob } from "../policy/glob.ts";
 import type { Statement } from "../policy/policy-types.ts";
-import { compileWildcard } from "../policy/wildcard.ts";
 import { setBit } from "./bits.ts";
 
 const PATTERN_CACHE_LIMIT = 50_000;
@@ -33,6 +33,8 @@ export class ActionIndex {
   readonly fullWindow: PrefixWindow;
   private readonly patternCache = new Map<string, Uint32Array>();
   private readonly statementCache = new WeakMap<Statement, Uint32Array>();
+  private readonly windowCache = new WeakMap<Uint32Array, PrefixWindow[]>();
+  private readonly grantingCache = new WeakMap<readonly Statement[], readonly PrefixWindow[]>();
   private readonly capabilityMasks = {} as Record<Capability, Uint32Array>;
   private readonly byName = new Map<string, number>();
   patternsExpanded = 0;
@@ -122,12 +124,13 @@ export class ActionIndex {
     else {
       const colon = key.indexOf(":");
       const prefixPattern = colon < 0 ? key : key.slice(0, colon);
-      const prefixRe = compileWildcard(prefixPattern, true);
-      const actionRe = compileWildcard(key, true);
+      const prefixGlob = compileGlob(prefixPattern, true);
+      const actionGlob = compileGlob(key, true);
       for (const w of this.windows.values()) {
-        if (!prefixRe.test(w.prefix)) continue;
+        if (!matchCompiledGlob(prefixGlob, w.prefix)) continue;
         for (let i = w.start; i < w.end; i++)
-          if (actionRe.test((this.actions[i] as AwsActionInfo).action)) setBit(bits, i);
+          if (matchCompiledGlob(actionGlob, (this.actions[i] as AwsActionInfo).action))
+            setBit(bits, i);
       }
     }
     this.patternCache.set(key, bits);
@@ -149,5 +152,31 @@ export class ActionIndex {
     }
     this.statementCache.set(statement, bits);
     return bits;
+  }
+
+  /** Windows (service prefixes) in which an action set names at least one action. */
+  windowsOf(actions: Uint32Array): PrefixWindow[] {
+    const cached = this.windowCache.get(actions);
+    if (cached) return cached;
+    const out: PrefixWindow[] = [];
+    for (const window of this.windows.values())
+      if (this.namesActionIn(actions, window)) out.push(window);
+    this.windowCache.set(actions, out);
+    return out;
+  }
+
+  /** Windows in which some Allow statement of a policy names an action. */
+  grantingWindowsOf(statements: readonly Statement[]): readonly PrefixWindow[] {
+    let windows = this.grantingCache.get(statements);
+    if (!windows) {
+      const own = new Set<PrefixWindow>();
+      for (const statement of statements) {
+        if (statement.effect === "Allow")
+          for (const w of this.windowsOf(this.actionSet(statement))) own.add(w);
+      }
+      windows = [...own];
+      this.grantingCache.set(statements, windows);
+    }
+    return windows;
   }
 }

@@ -83,7 +83,7 @@ export function summarizePolicySet(
   const governed: PolicySetSummary["governed"] = [];
   for (const { statement, literal } of specificAllows(model, rep, evaluator.context)) {
     const actions = index.actionSet(statement);
-    for (const window of windowsOf(index, actions)) {
+    for (const window of index.windowsOf(actions)) {
       const setKey = `${window.prefix}|${literal}`;
       if (sets.has(setKey)) continue;
       const set = evaluator.evaluatePrincipal(rep, literal, window);
@@ -154,42 +154,17 @@ export function scopedGrants(
   return out;
 }
 
-const windowCache = new WeakMap<Uint32Array, PrefixWindow[]>();
-
 /** Beyond this many services, one evaluation over the whole catalogue is cheaper. */
 const WINDOW_LIMIT = 40;
 
-const grantingCache = new WeakMap<readonly Statement[], readonly PrefixWindow[]>();
-
-/** Services in which some identity-policy Allow names an action. */
+/** Services in which some identity-policy Allow names an action (cached on the index). */
 function grantingWindows(index: ActionIndex, rep: PrincipalRecord): PrefixWindow[] {
   const found = new Set<PrefixWindow>();
   for (const policy of rep.identityPolicies) {
-    let windows = grantingCache.get(policy.statements);
-    if (!windows) {
-      const own = new Set<PrefixWindow>();
-      for (const statement of policy.statements) {
-        if (statement.effect === "Allow")
-          for (const w of windowsOf(index, index.actionSet(statement))) own.add(w);
-      }
-      windows = [...own];
-      grantingCache.set(policy.statements, windows);
-    }
-    for (const w of windows) found.add(w);
+    for (const w of index.grantingWindowsOf(policy.statements)) found.add(w);
     if (found.size > WINDOW_LIMIT) break;
   }
   return [...found];
-}
-
-/** Windows (service prefixes) in which an action set names at least one action. */
-export function windowsOf(index: ActionIndex, actions: Uint32Array): PrefixWindow[] {
-  const cached = windowCache.get(actions);
-  if (cached) return cached;
-  const out: PrefixWindow[] = [];
-  for (const window of index.windows.values())
-    if (index.namesActionIn(actions, window)) out.push(window);
-  windowCache.set(actions, out);
-  return out;
 }
 
 /** Allow statements' specific Resource patterns, with the principal's variables filled in. */
@@ -242,7 +217,7 @@ function addCarveOuts(
       const specific = statement.resource.filter((r) => !matchesWildcard(r, "*", false));
       if (specific.length === 0) continue;
       const actions = index.actionSet(statement);
-      for (const window of windowsOf(index, actions)) {
+      for (const window of index.windowsOf(actions)) {
         for (const grant of wide.values()) {
           if (
             grant.service !== window.service ||

@@ -1,5 +1,6 @@
 import { evaluateCondition } from "../conditions/evaluate-condition.ts";
 import { and, atom, FALSE, type Formula, not, or, TRUE } from "../logic/formula.ts";
+import { compileGlobParts, matchCompiledGlob } from "../policy/glob.ts";
 import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
 import {
   hasPolicyVariable,
@@ -69,7 +70,7 @@ function matchResourceList(
     }
     const sub = substituteVariables(pattern, resolve, true);
     if (sub.state === "resolved") {
-      if (new RegExp(`^${sub.regexSource}$`, "s").test(resource)) return TRUE;
+      if (matchCompiledGlob(compileGlobParts(sub.parts), resource)) return TRUE;
     } else if (sub.state === "unknown") {
       outcomes.push(atom({ ...where, operator: "Variable", key: sub.key, values: [pattern] }));
     }

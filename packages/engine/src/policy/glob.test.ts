@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { matchGlob } from "./glob.ts";
+import { compileGlobParts, matchCompiledGlob, matchGlob } from "./glob.ts";
 
 /** The obvious definition, exponential on purpose: only for short inputs. */
 function reference(pattern: string, text: string): boolean {
@@ -36,5 +36,23 @@ describe("matchGlob", () => {
     const text = `arn:aws:s3:::${"a".repeat(1024)}`;
     expect(matchGlob("arn:aws:s3:::*a*a*a*a*a*a*a*a*a*a*b", text)).toBe(false);
     expect(matchGlob("arn:aws:s3:::*-*-*-*-prod", `arn:aws:s3:::${"x-".repeat(500)}`)).toBe(false);
+  });
+
+  it("takes literal parts (substituted policy variables) as plain text, `*` and `?` included", () => {
+    const glob = compileGlobParts([
+      { text: "arn:aws:s3:::home/", literal: false },
+      { text: "a*?", literal: true },
+      { text: "/*", literal: false },
+    ]);
+    expect(matchCompiledGlob(glob, "arn:aws:s3:::home/a*?/notes.txt")).toBe(true);
+    expect(matchCompiledGlob(glob, "arn:aws:s3:::home/abc/notes.txt")).toBe(false);
+    expect(matchCompiledGlob(glob, "arn:aws:s3:::home/a*x/notes.txt")).toBe(false);
+  });
+
+  it("ignores case even where lowercasing lengthens a character", () => {
+    // "İ" lowercases to two UTF-16 units: the `?` after it must still stand for one character.
+    expect(matchGlob("İ?x", "i̇ax", true)).toBe(true);
+    expect(matchGlob("İ?x", "İAX", true)).toBe(true);
+    expect(matchGlob("İ?x", "İAAX", true)).toBe(false);
   });
 });

@@ -1,42 +1,106 @@
 /**
  * IAM wildcard matching without regular expressions: `*` matches any run of characters, `?`
- * exactly one. The pattern is split at `*`; the first piece must start the text, the last must
- * end it, and each middle piece is taken at its leftmost place, which is always a valid choice.
- * Time is bounded by text length × pattern length, never exponential.
+ * exactly one. A pattern is split at its `*`s into pieces; the first piece must start the text,
+ * the last must end it, and each middle piece is taken at its leftmost place, which is always a
+ * valid choice. Time is bounded by text length × pattern length, never exponential — a
+ * backtracking regular expression takes seconds on `*a*a*a*a*a*b` against a long ARN.
  */
-export function matchGlob(pattern: string, text: string, ignoreCase = false): boolean {
-  const p = ignoreCase ? pattern.toLowerCase() : pattern;
-  const t = ignoreCase ? text.toLowerCase() : text;
-  const pieces = p.split("*");
-  const first = pieces[0] ?? "";
-  if (pieces.length === 1) return t.length === p.length && matchesAt(p, t, 0);
-  const last = pieces[pieces.length - 1] ?? "";
-  const end = t.length - last.length;
-  if (end < first.length || !matchesAt(first, t, 0) || !matchesAt(last, t, end)) return false;
-  let position = first.length;
+
+/** A run of characters between two `*`s; `wild[i]` marks a `?` at position i. */
+interface GlobPiece {
+  readonly text: string;
+  /** Absent when the piece has no `?`: it is then found with `indexOf`. */
+  readonly wild?: readonly boolean[];
+}
+
+/** A pattern compiled once, matched many times (`matchCompiledGlob`). */
+export interface CompiledGlob {
+  /** One piece: no `*`, the text must match it whole. */
+  readonly pieces: readonly GlobPiece[];
+  readonly ignoreCase: boolean;
+}
+
+/** A part of a pattern: wildcard text, or literal text (a substituted policy variable). */
+export interface GlobPart {
+  text: string;
+  literal: boolean;
+}
+
+/** Compiles parts into pieces; in literal parts `*` and `?` are plain characters. */
+export function compileGlobParts(parts: readonly GlobPart[], ignoreCase = false): CompiledGlob {
+  const pieces: GlobPiece[] = [];
+  let text = "";
+  let wild: boolean[] = [];
+  let anyWild = false;
+  const close = () => {
+    pieces.push(anyWild ? { text, wild } : { text });
+    text = "";
+    wild = [];
+    anyWild = false;
+  };
+  for (const part of parts) {
+    for (const ch of part.text) {
+      if (!part.literal && ch === "*") {
+        close();
+        continue;
+      }
+      const isWild = !part.literal && ch === "?";
+      // Lowercasing may lengthen a character (İ): mark each unit it becomes.
+      const units = ignoreCase ? ch.toLowerCase() : ch;
+      text += units;
+      for (let i = 0; i < units.length; i++) wild.push(isWild);
+      anyWild ||= isWild;
+    }
+  }
+  close();
+  return { pieces, ignoreCase };
+}
+
+/** Compiles a wildcard pattern. */
+export function compileGlob(pattern: string, ignoreCase = false): CompiledGlob {
+  return compileGlobParts([{ text: pattern, literal: false }], ignoreCase);
+}
+
+/** Does the text match the compiled pattern? */
+export function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
+  const t = glob.ignoreCase ? text.toLowerCase() : text;
+  const { pieces } = glob;
+  const first = pieces[0] as GlobPiece;
+  if (pieces.length === 1) return t.length === first.text.length && matchesAt(first, t, 0);
+  const last = pieces[pieces.length - 1] as GlobPiece;
+  const end = t.length - last.text.length;
+  if (end < first.text.length || !matchesAt(first, t, 0) || !matchesAt(last, t, end)) return false;
+  let position = first.text.length;
   for (let i = 1; i < pieces.length - 1; i++) {
-    const piece = pieces[i] ?? "";
+    const piece = pieces[i] as GlobPiece;
     const at = findPiece(piece, t, position, end);
     if (at < 0) return false;
-    position = at + piece.length;
+    position = at + piece.text.length;
   }
   return true;
 }
 
-function matchesAt(piece: string, text: string, at: number): boolean {
-  for (let i = 0; i < piece.length; i++) {
-    const ch = piece[i];
-    if (ch !== "?" && ch !== text[at + i]) return false;
+/** Matches a wildcard pattern against a text (compiles the pattern each time). */
+export function matchGlob(pattern: string, text: string, ignoreCase = false): boolean {
+  return matchCompiledGlob(compileGlob(pattern, ignoreCase), text);
+}
+
+function matchesAt(piece: GlobPiece, text: string, at: number): boolean {
+  const { text: p, wild } = piece;
+  if (!wild) return text.startsWith(p, at);
+  for (let i = 0; i < p.length; i++) {
+    if (!wild[i] && p[i] !== text[at + i]) return false;
   }
   return true;
 }
 
 /** The leftmost place at or after `from` where `piece` fits and ends by `end`, or -1. */
-function findPiece(piece: string, text: string, from: number, end: number): number {
-  if (!piece.includes("?")) {
-    const at = text.indexOf(piece, from);
-    return at >= 0 && at + piece.length <= end ? at : -1;
+function findPiece(piece: GlobPiece, text: string, from: number, end: number): number {
+  const length = piece.text.length;
+  if (!piece.wild) {
+    const at = text.indexOf(piece.text, from);
+    return at >= 0 && at + length <= end ? at : -1;
   }
-  for (let at = from; at + piece.length <= end; at++) if (matchesAt(piece, text, at)) return at;
+  for (let at = from; at + length <= end; at++) if (matchesAt(piece, text, at)) return at;
   return -1;
 }

@@ -1,4 +1,4 @@
-import { escapeRegex, wildcardToRegexSource } from "./wildcard.ts";
+import type { GlobPart } from "./glob.ts";
 
 /** What a request knows about a context key: its values, known to be absent, or unknown. */
 export type KeyLookup =
@@ -16,7 +16,12 @@ export function hasPolicyVariable(text: string): boolean {
 
 /** Result of putting request values into `${...}` variables of a pattern. */
 export type Substitution =
-  | { state: "resolved"; regexSource: string; literal: string }
+  | {
+      state: "resolved";
+      /** The pattern in parts: the policy's own text (wildcards unless `wildcards` is false), and the substituted values, always literal. */
+      parts: GlobPart[];
+      literal: string;
+    }
   | { state: "absent"; key: string }
   | { state: "unknown"; key: string };
 
@@ -30,23 +35,23 @@ export function substituteVariables(
   resolve: KeyResolver,
   wildcards: boolean,
 ): Substitution {
-  let regexSource = "";
+  const parts: GlobPart[] = [];
   let literal = "";
   let last = 0;
   for (const match of text.matchAll(VARIABLE)) {
     const before = text.slice(last, match.index);
-    regexSource += wildcards ? wildcardToRegexSource(before) : escapeRegex(before);
+    parts.push({ text: before, literal: !wildcards });
     literal += before;
     last = match.index + match[0].length;
     const value = resolveVariable(match[1] ?? "", resolve);
     if (value.state !== "resolved") return value;
-    regexSource += escapeRegex(value.text);
+    parts.push({ text: value.text, literal: true });
     literal += value.text;
   }
   const rest = text.slice(last);
-  regexSource += wildcards ? wildcardToRegexSource(rest) : escapeRegex(rest);
+  parts.push({ text: rest, literal: !wildcards });
   literal += rest;
-  return { state: "resolved", regexSource, literal };
+  return { state: "resolved", parts, literal };
 }
 
 type VariableValue =
