@@ -5,7 +5,7 @@ import type {
   ExecutionStatus,
   ExecutionWarning,
 } from "@sightline/domain";
-import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import { sqlStateOf } from "./errors.ts";
 import { executionCredentials, executions } from "./schema.ts";
@@ -100,6 +100,8 @@ export async function countOnDemandExecutions(
         eq(executions.customerId, key.customerId),
         eq(executions.accountId, key.accountId),
         eq(executions.kind, "ondemand"),
+        // A snapshot imported by hand (`sightline snapshot import`) is no analysis.
+        ne(executions.authMethod, "import"),
         gte(executions.createdAt, since),
       ),
     );

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import {
+  countOnDemandExecutions,
   createDb,
   deleteExpiredCredentials,
   deleteSnapshotsBefore,
@@ -29,6 +30,25 @@ const newCustomerId = () => `C${randomInt(100_000, 1_000_000)}`;
 const noJob = async () => {};
 
 describe("executions", () => {
+  it("count on-demand analyses toward the daily limit, not imported snapshots", async () => {
+    const customerId = newCustomerId();
+    const key = { customerId, accountId: "123456789012" };
+    const since = new Date(Date.now() - 60_000);
+    for (const [suffix, authMethod] of [
+      ["IMP1", "import"],
+      ["CFG1", "config"],
+    ] as const) {
+      const row = { ...execution(customerId, suffix), authMethod };
+      await insertExecution(handle.db, { execution: row }, noJob);
+      await finishExecution(handle.db, row.executionId, {
+        status: "succeeded",
+        reportKeys: [],
+        warnings: [],
+      });
+    }
+    expect(await countOnDemandExecutions(handle.db, key, since)).toBe(1);
+  });
+
   it("allow one queued or running execution per account, and any number of ended ones", async () => {
     const customerId = newCustomerId();
     expect(
