@@ -40,6 +40,19 @@ describe("PUT and GET /customer/{customerId}", () => {
     expect((await h.admin("GET", path)).json).toEqual(cleared.json);
   });
 
+  it("refuses a name with control characters (NUL reaches Postgres as error 22021) and stores nothing", async () => {
+    const customerId = `C${String(Math.floor(Math.random() * 900_000) + 100_000)}`;
+    for (const name of ["Acme\u0000Corp", "Acme\nCorp", "x".repeat(201)]) {
+      const put = await h.admin("PUT", `/admin/customers/${customerId}`, { customerId, name });
+      expect(put.status, JSON.stringify(name)).toBe(400);
+      expect(put.json.message).toMatch(
+        /^Invalid request body: name must (not contain control characters|be at most 200 characters)/,
+      );
+    }
+    const key = await h.admin("POST", "/admin/api-keys", { customerId });
+    expect(key.status).toBe(404);
+  });
+
   it("answers 404 for a customer the operator has not registered", async () => {
     const put = await h.admin("PUT", "/customer/C000002", { customerId: "C000002" });
     expect(put.status).toBe(404);

@@ -63,6 +63,27 @@ describe("HTTP behaviour", () => {
     expect(error.json.requestId).toBe(error.headers.get("x-request-id"));
   });
 
+  it("sends security headers: nosniff always, no-store when authenticated, a CSP on /docs", async () => {
+    const { partnerId, key } = await h.newPartner();
+    const health = await h.call("GET", "/healthz");
+    expect(health.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(health.headers.get("cache-control")).toBeNull();
+    for (const response of [
+      await h.call("GET", `/partner/${partnerId}`, { key }),
+      await h.call("PUT", `/partner/${partnerId}`, { key, body: { partnerId, configs: { x: 1 } } }),
+    ]) {
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+    for (const path of ["/docs", "/docs/assets/init.js"]) {
+      const docs = await h.call("GET", path);
+      expect(docs.status, path).toBe(200);
+      expect(docs.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      expect(docs.headers.get("content-security-policy"), path).toContain("script-src 'self'");
+      expect(docs.headers.get("x-frame-options"), path).toBe("DENY");
+    }
+  });
+
   it("reports liveness and readiness without a key", async () => {
     expect(await h.call("GET", "/healthz")).toMatchObject({ status: 200, json: { status: "ok" } });
     expect(await h.call("GET", "/readyz")).toMatchObject({ status: 200, json: { status: "ok" } });

@@ -61,6 +61,25 @@ describe("monitored accounts (endpoints 9, 10, 11)", () => {
     expect((await h.call("GET", base, { key: pc.key })).json).toHaveLength(1);
   });
 
+  it("refuses every unknown key of auditorAuthConfig, __proto__ and constructor included", async () => {
+    const pc = await h.newPartnerCustomer(await h.newPartner());
+    const url = `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account/210987654321`;
+    const body = JSON.stringify(awsAccount("210987654321", pc.partnerId, pc.partnerCustomerId));
+    for (const key of ["__proto__", "constructor", "prototype"]) {
+      // Written as text: JSON.parse makes `__proto__` an own key, as a client's body would.
+      const hostile = body.replace(
+        '"auditorAuthConfig":{',
+        `"auditorAuthConfig":{"${key}":{"x":1},`,
+      );
+      expect(hostile).toContain(`"${key}"`);
+      const put = await h.call("PUT", url, { key: pc.key, body: hostile });
+      expect(put.status, key).toBe(400);
+      expect(put.json.message, key).toContain(`auditorAuthConfig.${key}`);
+    }
+    const list = await h.call("GET", url.replace("/210987654321", ""), { key: pc.key });
+    expect(list.json).toEqual([]);
+  });
+
   it("is idempotent on PUT", async () => {
     const pc = await h.newPartnerCustomer(await h.newPartner());
     const path = `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account/123456789012`;

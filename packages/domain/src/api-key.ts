@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CustomerId, PartnerId } from "./identifiers.ts";
+import { CustomerId, freeText, PartnerId } from "./identifiers.ts";
 import { SubscriptionPlanName } from "./partner-customer.ts";
 
 /** Body of `POST /admin/api-keys`: exactly one scope, a partner or a direct customer. */
@@ -32,12 +32,7 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 /** Body of `PUT /admin/customers/{customerId}`: the operator registers a customer and its plan. */
 export const DirectCustomerConfig = z.strictObject({
   customerId: CustomerId,
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(200, "must be at most 200 characters")
-    .optional(),
+  name: freeText(200).optional(),
   subscriptionPlanName: SubscriptionPlanName.optional(),
 });
 export type DirectCustomerConfig = z.infer<typeof DirectCustomerConfig>;

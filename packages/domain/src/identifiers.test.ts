@@ -5,6 +5,8 @@ import {
   AccountId,
   AwsPartition,
   CustomerId,
+  freeText,
+  opaqueText,
   PartnerCustomerId,
   PartnerId,
   Provider,
@@ -59,5 +61,22 @@ describe("partitions", () => {
       expect(KmsKeyArn.safeParse(key(partition)).success).toBe(true);
     for (const other of ["aws-cn", "azure", "awsx"])
       expect(KmsKeyArn.safeParse(key(other)).success).toBe(false);
+  });
+});
+
+describe("free text", () => {
+  it("refuses control characters, NUL included, and bounds the length", () => {
+    const name = freeText(10);
+    expect(name.parse("  Acme  ")).toBe("Acme");
+    for (const bad of ["Ac\u0000me", "Ac\u0007me", "line\nbreak", "del\u007f", "c1\u0085"]) {
+      expect(name.safeParse(bad).error?.issues[0]?.message).toBe(
+        "must not contain control characters",
+      );
+    }
+    expect(name.safeParse("x".repeat(11)).error?.issues[0]?.message).toBe(
+      "must be at most 10 characters",
+    );
+    expect(opaqueText(5).safeParse("a\u0000").success).toBe(false);
+    expect(opaqueText(5).parse(" a b ")).toBe(" a b ");
   });
 });

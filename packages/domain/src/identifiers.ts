@@ -60,3 +60,25 @@ export function partitionOfProvider(provider: Provider): AwsPartition | undefine
 export function isAzureProvider(provider: Provider): boolean {
   return partitionOfProvider(provider) === undefined;
 }
+
+/** C0 and C1 control characters (NUL included): Postgres refuses NUL, and none belongs in a name. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Free text a person types (a customer's name): trimmed, bounded, no control characters. */
+export function freeText(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), "must not contain control characters");
+}
+
+/** A secret or token: bounded, no control characters (never trimmed: it is used as given). */
+export function opaqueText(max: number) {
+  return z
+    .string()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), "must not contain control characters");
+}

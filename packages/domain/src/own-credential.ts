@@ -1,5 +1,6 @@
 import { isPartition, parseArn } from "@sightline/engine/arn";
 import { z } from "zod";
+import { opaqueText } from "./identifiers.ts";
 
 /** STS temporary credentials a partner supplies with a trigger (section 2.5). */
 export const StsCredentialDetails = z
@@ -8,15 +9,15 @@ export const StsCredentialDetails = z
       .string()
       .regex(/^[A-Z0-9]{16,128}$/, "must be an access key ID (ASIA…)")
       .describe("Access key ID of the temporary credentials"),
-    secretKey: z.string().min(1, "must not be empty").max(512).describe("Secret access key"),
-    sessionToken: z.string().min(1, "must not be empty").max(8192).describe("Session token"),
+    secretKey: opaqueText(512).describe("Secret access key"),
+    sessionToken: opaqueText(8192).describe("Session token"),
     expiration: z.iso
       .datetime({
         offset: false,
         message: "must be an ISO 8601 UTC timestamp, e.g. 2026-01-01T12:00:00Z",
       })
       .describe("Expiry of the credentials, ISO 8601 UTC"),
-    arn: z.string().describe("ARN of the assumed-role session"),
+    arn: opaqueText(2048).describe("ARN of the assumed-role session"),
   })
   .meta({ id: "StsCredentialDetails" });
 export type StsCredentialDetails = z.infer<typeof StsCredentialDetails>;

@@ -41,6 +41,8 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       });
     }
     c.set("caller", caller);
+    // An answer for one caller must not be kept by a shared cache or the browser.
+    c.header("cache-control", "no-store");
     await next();
   };
 }

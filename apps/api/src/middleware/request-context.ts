@@ -15,6 +15,8 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     c.set("logger", requestLogger);
     // Set before the response exists: a header added afterwards makes Hono copy the response.
     c.header("x-request-id", requestId);
+    // Every answer is JSON or a document: a browser must not guess another type.
+    c.header("x-content-type-options", "nosniff");
     const started = performance.now();
     await next();
     const caller = c.get("caller");

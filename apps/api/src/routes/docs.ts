@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../context.ts";
 
 const assetDir = path.dirname(
@@ -22,6 +23,22 @@ const assets: Record<string, string> = {
 /** `/openapi.json` and interactive docs at `/docs`, served from local files (works offline). */
 export function registerDocs(app: OpenAPIHono<AppEnv>, document: object): void {
   const json = JSON.stringify(document);
+  // The documentation page runs only its own files, and no other site may frame it.
+  app.use(
+    "/docs/*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+      xFrameOptions: "DENY",
+    }),
+  );
   app.get("/openapi.json", (c) => c.body(json, 200, { "content-type": "application/json" }));
   app.get("/docs", (c) => c.html(page));
   app.get("/docs/assets/init.js", (c) => c.body(init, 200, { "content-type": "text/javascript" }));
