@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { MIGRATION_COUNT } from "./migrate.ts";
 import * as schema from "./schema.ts";
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -12,7 +12,7 @@ export type Executor = Pick<
 
 export interface DbHandle {
   readonly db: Database;
-  /** Resolves when the server answers a trivial query. */
+  /** Resolves when the server answers and its schema carries this build's migrations. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -33,7 +33,11 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   return {
     db,
     async ping() {
-      await db.execute(sql`select 1`);
+      // Fails on an empty database too: the migrations table is missing there.
+      const [row] = await client<{ n: number }[]>`
+        select count(*)::int as n from drizzle.__drizzle_migrations`;
+      if ((row?.n ?? 0) < MIGRATION_COUNT)
+        throw new Error(`the database has ${row?.n ?? 0} of ${MIGRATION_COUNT} migrations`);
     },
     async close() {
       await client.end({ timeout: 5 });

@@ -1,9 +1,17 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 
 const migrationsFolder = fileURLToPath(new URL("../drizzle", import.meta.url));
+/** How many migrations this build carries: a database with fewer is not ready for it. */
+export const MIGRATION_COUNT: number = (
+  JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, "utf8")) as {
+    entries: unknown[];
+  }
+).entries.length;
+
 /** Any fixed number: it names the lock that serialises concurrent start-ups. */
 const MIGRATION_LOCK_ID = 4_842_771;
 

@@ -19,10 +19,13 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
- * A migrated database for one test run: on the server of `serverUrl` (DATABASE_URL) when given,
+ * A migrated (or, with `migrated: false`, empty) database for one test run: on the server of `serverUrl` (DATABASE_URL) when given,
  * otherwise on an embedded Postgres in a temporary directory. Disposal drops what it created.
  */
-export async function createTestDatabase(serverUrl?: string): Promise<TestDatabase> {
+export async function createTestDatabase(
+  serverUrl?: string,
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   let dataDir: string | undefined;
   let stopServer: (() => Promise<void>) | undefined;
   let baseUrl = serverUrl;
@@ -37,7 +40,7 @@ export async function createTestDatabase(serverUrl?: string): Promise<TestDataba
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   const url = withDatabase(baseUrl, name);
-  await runMigrations(url);
+  if (options.migrated ?? true) await runMigrations(url);
   return {
     url,
     async dispose() {

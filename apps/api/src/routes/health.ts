@@ -22,19 +22,20 @@ export const healthz = defineEndpoint({
   handler: () => (c) => c.json({ status: "ok" as const }, 200),
 });
 
-/** Readiness: the database answers within a second. */
+/** Readiness: the database answers within a second, with this build's migrations applied. */
 export const readyz = defineEndpoint({
   route: createRoute({
     method: "get",
     path: "/readyz",
     operationId: "readyz",
     summary: "Readiness probe",
-    description: "Answers 200 when the database answers within a second. Needs no API key.",
+    description:
+      "Answers 200 when the database answers within a second and carries this build's migrations. Needs no API key.",
     tags: ["Operations"],
     security: [],
     responses: {
-      200: ok(Health, "The database is reachable"),
-      503: ok(Unready, "The database is not reachable"),
+      200: ok(Health, "The database is reachable and migrated"),
+      503: ok(Unready, "The database is not reachable, or not migrated"),
       405: errors[405],
     },
   }),
@@ -46,7 +47,7 @@ export const readyz = defineEndpoint({
     try {
       await Promise.race([deps.pingDatabase(), timeout]);
     } catch {
-      return c.json({ message: "Database is not reachable" }, 503);
+      return c.json({ message: "Database is not reachable or not migrated" }, 503);
     }
     return c.json({ status: "ok" as const }, 200);
   },
