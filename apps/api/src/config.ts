@@ -3,22 +3,35 @@ import { PipelineConfig } from "@sightline/services";
 import { z } from "zod";
 
 /** The service's configuration, read from the environment once at start-up. */
-export const ApiConfig = z.intersection(
-  BaseConfig.extend({
-    /**
-     * What this process does: `all` (the default) serves the API and runs a worker; `api` and
-     * `worker` split them across processes and machines, which share the database and queue.
-     */
-    SIGHTLINE_ROLE: z.enum(["all", "api", "worker"]).default("all"),
-    HOST: z.string().min(1).default("127.0.0.1"),
-    PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-    /** The operator key; generated into `<data dir>/admin-key` on first start when unset. */
-    SIGHTLINE_ADMIN_KEY: z.string().min(32, "must be at least 32 characters").optional(),
-    /** Where clients reach the API (behind a proxy: its HTTPS address); the OpenAPI `servers`. */
-    SIGHTLINE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    /** How long SIGTERM waits for running analyses before stopping anyway. */
-    SIGHTLINE_DRAIN_SECONDS: z.coerce.number().int().min(0).default(300),
-  }),
-  PipelineConfig,
-);
+export const ApiConfig = z
+  .intersection(
+    BaseConfig.extend({
+      /**
+       * What this process does: `all` (the default) serves the API and runs a worker; `api` and
+       * `worker` split them across processes and machines, which share the database and queue.
+       */
+      SIGHTLINE_ROLE: z.enum(["all", "api", "worker"]).default("all"),
+      HOST: z.string().min(1).default("127.0.0.1"),
+      PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+      /** The operator key; generated into `<data dir>/admin-key` on first start when unset. */
+      SIGHTLINE_ADMIN_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+      /** Where clients reach the API (behind a proxy: its HTTPS address); the OpenAPI `servers`. */
+      SIGHTLINE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+      /** How long SIGTERM waits for running analyses before stopping anyway. */
+      SIGHTLINE_DRAIN_SECONDS: z.coerce.number().int().min(0).default(300),
+      /** A client must send a whole request (headers and body) within this time, or is cut off. */
+      SIGHTLINE_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+      /** … and its headers within this time. */
+      SIGHTLINE_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+    }),
+    PipelineConfig,
+  )
+  .refine(
+    (config) =>
+      config.SIGHTLINE_HEADERS_TIMEOUT_SECONDS <= config.SIGHTLINE_REQUEST_TIMEOUT_SECONDS,
+    {
+      path: ["SIGHTLINE_HEADERS_TIMEOUT_SECONDS"],
+      message: "must not exceed SIGHTLINE_REQUEST_TIMEOUT_SECONDS",
+    },
+  );
 export type ApiConfig = z.infer<typeof ApiConfig>;

@@ -67,9 +67,16 @@ async function main() {
       fetch: createApp(running.deps).fetch,
       hostname: config.HOST,
       port: config.PORT,
+      // Slow clients are cut off: each held connection buffers up to the body limit.
+      serverOptions: {
+        requestTimeout: config.SIGHTLINE_REQUEST_TIMEOUT_SECONDS * 1000,
+        headersTimeout: config.SIGHTLINE_HEADERS_TIMEOUT_SECONDS * 1000,
+        connectionsCheckingInterval: 1000,
+      },
     });
     await listening(server, config.HOST, config.PORT);
-    const url = `http://${config.HOST}:${config.PORT}`;
+    const { port } = server.address() as { port: number };
+    const url = `http://${config.HOST}:${port}`;
     logger.info({ url, docs: `${url}/docs` }, "listening");
   }
   // The API answers first; the worker starts taking jobs right after.
