@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { isDatabaseUnavailable } from "@sightline/db";
 import { AppError } from "@sightline/domain";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps, AppEnv } from "./context.ts";
@@ -27,6 +28,9 @@ function allowedMethods(endpoints: readonly Endpoint[]): (path: string) => strin
   }));
   return (path) => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
 }
+
+/** What a 503 for an unavailable database tells the client to wait. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Builds the HTTP application from its dependencies; no I/O happens here. */
 export function createApp(
@@ -69,6 +73,19 @@ export function createApp(
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ message: error.message, code: "INVALID_INPUT", requestId }, error.status);
+    }
+    // A database that is down, or too busy to answer within its timeouts: retry, never a 500.
+    if (isDatabaseUnavailable(error)) {
+      c.get("logger").warn({ err: error }, "database unavailable");
+      c.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+      return c.json(
+        {
+          message: "The database is unavailable or busy: retry shortly",
+          code: "UNAVAILABLE",
+          requestId,
+        },
+        503,
+      );
     }
     // Unknown errors stay opaque to the caller: database messages contain SQL.
     c.get("logger").error({ err: error }, "unhandled error");

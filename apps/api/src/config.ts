@@ -23,6 +23,10 @@ export const ApiConfig = z
       SIGHTLINE_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
       /** … and its headers within this time. */
       SIGHTLINE_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+      /** A request's query is cancelled after this long (the worker's are not bounded). */
+      SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+      /** … and after this long waiting for a lock. */
+      SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     }),
     PipelineConfig,
   )

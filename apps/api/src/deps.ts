@@ -25,8 +25,17 @@ export async function connectAppDeps(options: {
   masterKey: MasterKey;
   publicUrl?: string;
   maxConnections?: number;
+  /** Bounds on each request's queries (`statement_timeout`, `lock_timeout`), in seconds. */
+  statementTimeoutSeconds?: number;
+  lockTimeoutSeconds?: number;
 }): Promise<RunningDeps> {
-  const database = createDb(options.databaseUrl, { maxConnections: options.maxConnections ?? 10 });
+  const database = createDb(options.databaseUrl, {
+    maxConnections: options.maxConnections ?? 10,
+    ...(options.statementTimeoutSeconds
+      ? { statementTimeoutSeconds: options.statementTimeoutSeconds }
+      : {}),
+    ...(options.lockTimeoutSeconds ? { lockTimeoutSeconds: options.lockTimeoutSeconds } : {}),
+  });
   const callerCache = new CallerCache();
   const readCache = new ReadCache();
   const feed = await listenForChanges(options.databaseUrl, {

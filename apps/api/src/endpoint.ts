@@ -1,4 +1,5 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { type Access, guardsFor } from "./guards.ts";
 
@@ -24,6 +25,18 @@ export interface Endpoint {
 
 export const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
+/**
+ * Read-your-writes in this process: a write under `/partner/{partnerId}` makes the partner's
+ * cached reads stale before its answer leaves. Other processes hear of it from the change feed.
+ */
+function invalidatesPartner(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const partnerId = c.req.param("partnerId");
+    if (partnerId) deps.readCache.invalidate(partnerId);
+  };
+}
+
 export function defineEndpoint<R extends RouteConfig>(spec: EndpointSpec<R>): Endpoint {
   const { route, access } = spec;
   return {
@@ -38,6 +51,9 @@ export function defineEndpoint<R extends RouteConfig>(spec: EndpointSpec<R>): En
       app.on(
         [route.method.toUpperCase()],
         [toHonoPath(route.path)],
+        ...(route.method !== "get" && route.path.includes("{partnerId}")
+          ? [invalidatesPartner(deps)]
+          : []),
         ...guardsFor(route, access, deps),
       );
       app.openapi(route, spec.handler(deps));

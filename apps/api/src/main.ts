@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
-import { loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
+import { createDb, loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
 import { loadMasterKey, startJobQueue, startWorker, workerSettingsOf } from "@sightline/services";
 import { createApp } from "./app.ts";
@@ -59,8 +59,14 @@ async function main() {
     publicUrl,
     boss,
     masterKey,
+    statementTimeoutSeconds: config.SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS,
+    lockTimeoutSeconds: config.SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS,
   });
   undo.push(() => running.close());
+  // The worker's queries (a large snapshot, a whole account's records) are not bounded like a
+  // request's: it gets a pool of its own.
+  const workerDb = role === "api" ? undefined : createDb(database.url, { maxConnections: 4 });
+  if (workerDb) undo.push(() => workerDb.close());
   let server: ServerType | undefined;
   if (role !== "worker") {
     server = serve({
@@ -80,7 +86,7 @@ async function main() {
     logger.info({ url, docs: `${url}/docs` }, "listening");
   }
   // The API answers first; the worker starts taking jobs right after.
-  if (role !== "api") await startWorker(running.deps.services, settings);
+  if (workerDb) await startWorker({ ...running.deps.services, db: workerDb.db }, settings);
   undo.length = 0;
 
   let stopping = false;
@@ -92,6 +98,7 @@ async function main() {
     // Running analyses finish (up to the drain time); jobs not yet taken stay queued.
     await boss.stop({ graceful: true, timeout: config.SIGHTLINE_DRAIN_SECONDS * 1000, wait: true });
     await running.close();
+    await workerDb?.close();
     await database.stop();
     logger.info("stopped");
     process.exit(0);

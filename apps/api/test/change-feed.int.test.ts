@@ -2,6 +2,7 @@ import { silentLogger } from "@sightline/logging";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { connectAppDeps } from "../src/deps.ts";
+import { ReadCache } from "../src/read-cache.ts";
 import { ADMIN_KEY, awsAccount, createHarness } from "./harness.ts";
 
 /** Two API processes on one database: each caches reads; writes through one reach the other. */
@@ -51,5 +52,32 @@ describe("change feed across processes", () => {
     expect((await first.admin("DELETE", `/admin/api-keys/${partner.keyId}`)).status).toBe(200);
     const after = await eventually(read, (res) => res.status === 401);
     expect(after.status).toBe(401);
+  });
+});
+
+describe("read-your-writes in one process", () => {
+  it("serves a partner's write to its next read without waiting for the change feed", async () => {
+    // A cache no feed reaches: only the process's own writes can make its entries stale.
+    const cache = new ReadCache();
+    cache.resume();
+    const app = createApp({ ...first.deps, readCache: cache });
+    const { partnerId, key } = await first.newPartner();
+    const get = async () => {
+      const response = await app.request(`/partner/${partnerId}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return ((await response.json()) as { configs: unknown }).configs;
+    };
+    const put = (configs: object) =>
+      app.request(`/partner/${partnerId}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ partnerId, configs }),
+      });
+    expect((await put({ oemIntegrationEnabled: true })).status).toBe(200);
+    expect(await get()).toEqual({ oemIntegrationEnabled: true });
+    expect(await get()).toEqual({ oemIntegrationEnabled: true }); // now cached
+    expect((await put({})).status).toBe(200);
+    expect(await get()).toEqual({});
   });
 });

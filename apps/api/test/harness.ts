@@ -18,6 +18,9 @@ export async function createHarness(
     /** A pg-boss schema of its own, for a file that runs a worker: it takes only its jobs. */
     queueSchema?: string;
     maintenance?: boolean;
+    /** Bounds on each request's queries, as `SIGHTLINE_DB_*_TIMEOUT_SECONDS` set them. */
+    statementTimeoutSeconds?: number;
+    lockTimeoutSeconds?: number;
   } = {},
 ) {
   const databaseUrl = inject("databaseUrl");
@@ -38,6 +41,10 @@ export async function createHarness(
     boss,
     masterKey,
     maxConnections: 4,
+    ...(options.statementTimeoutSeconds
+      ? { statementTimeoutSeconds: options.statementTimeoutSeconds }
+      : {}),
+    ...(options.lockTimeoutSeconds ? { lockTimeoutSeconds: options.lockTimeoutSeconds } : {}),
   });
   afterAll(async () => {
     await running.close();

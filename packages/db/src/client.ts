@@ -20,6 +20,10 @@ export interface DbHandle {
 export interface CreateDbOptions {
   /** Pool size; the default suits one API process on a small machine. */
   maxConnections?: number;
+  /** Postgres cancels a statement running longer (`statement_timeout`); unbounded when unset. */
+  statementTimeoutSeconds?: number;
+  /** … or waiting longer for a lock (`lock_timeout`); unbounded when unset. */
+  lockTimeoutSeconds?: number;
 }
 
 /** Opens a connection pool. No connection is made until the first query. */
@@ -27,7 +31,13 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   const client = postgres(url, {
     max: options.maxConnections ?? 10,
     onnotice: () => {},
-    connection: { application_name: "sightline" },
+    connection: {
+      application_name: "sightline",
+      ...(options.statementTimeoutSeconds
+        ? { statement_timeout: options.statementTimeoutSeconds * 1000 }
+        : {}),
+      ...(options.lockTimeoutSeconds ? { lock_timeout: options.lockTimeoutSeconds * 1000 } : {}),
+    },
   });
   const db = drizzle(client, { schema });
   return {
