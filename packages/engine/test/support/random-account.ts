@@ -13,6 +13,7 @@ export const ACTIONS = [
   "iam:CreateUser",
   "kms:Decrypt",
   "sts:AssumeRole",
+  "sts:GetCallerIdentity",
 ];
 export const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decrypt"];
 export const KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`;
