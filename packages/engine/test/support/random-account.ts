@@ -59,14 +59,20 @@ export const statementArb = (
         { AWS: USER },
         { AWS: ROLE },
         { AWS: USER2 },
+        { AWS: [USER, `arn:aws:iam::${ACCOUNT}:root`] },
+        { AWS: [ROLE, `arn:aws:sts::${ACCOUNT}:assumed-role/r/s`, ACCOUNT] },
       ),
+      notPrincipal: fc.boolean(),
     })
     .map((s) => ({
       Effect: effect,
       [s.notAction ? "NotAction" : "Action"]: s.actions,
       Resource: s.resources,
       ...(s.condition && { Condition: s.condition }),
-      ...(withPrincipal && { Principal: s.principal }),
+      // NotPrincipal only with Deny: AWS does not support it with Allow.
+      ...(withPrincipal && {
+        [effect === "Deny" && s.notPrincipal ? "NotPrincipal" : "Principal"]: s.principal,
+      }),
     }));
 
 const doc = (statements: Json[]) => ({ Version: "2012-10-17", Statement: statements });
