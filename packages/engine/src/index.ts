@@ -21,6 +21,7 @@ export {
   type Partition,
   parseArn,
 } from "./arn/index.ts";
+export { ALWAYS_ALLOWED_ACTIONS, isAlwaysAllowedAction } from "./authorize/always-allowed.ts";
 export type { AuthorizationRequest, ContextValue } from "./authorize/authorization-request.ts";
 export type {
   AuthorizationResult,

@@ -25,7 +25,7 @@ describe("AccessEvaluator agrees with authorize", () => {
     it(file, () => {
       const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
         accounts: AccountSnapshot[];
-        cases: { request: { resource: string } }[];
+        cases: { request: { action: string; resource: string } }[];
       };
       const model = createAccountModel(fixture.accounts);
       const evaluator = new AccessEvaluator(model, index);
@@ -34,10 +34,12 @@ describe("AccessEvaluator agrees with authorize", () => {
         ...fixture.cases.map((c) => c.request.resource),
         ...model.resourcePolicies.keys(),
       ]);
+      // The fixtures' own actions too (lower-cased: the catalogue's spelling need not match).
+      const actions = new Set([...SAMPLE_ACTIONS, ...fixture.cases.map((c) => c.request.action)]);
       let checked = 0;
       for (const principal of model.principals.values()) {
         for (const resource of resources) {
-          for (const action of SAMPLE_ACTIONS) {
+          for (const action of actions) {
             const i = index.indexOf(action);
             if (i === undefined) continue;
             const info = index.actions[i];

@@ -119,6 +119,17 @@ describe("analyzeAccount", () => {
     ).toBe("denied");
   });
 
+  it("holds sts:GetCallerIdentity allowed for everyone, without a capability row for it", () => {
+    for (const p of analysis.principals) {
+      expect(analysis.accessOf(p.principalArn, "sts:GetCallerIdentity", "*"), p.principalArn).toBe(
+        "allowed",
+      );
+    }
+    // "member" may only read DynamoDB items: no STS row, although it may call GetCallerIdentity.
+    expect(rowsOf("member").some((r) => r.service === "STS")).toBe(false);
+    expect(has(rowsOf("admin"), "STS", "read-data")).toBeDefined();
+  });
+
   it("reports resource-scoped grants with their pattern", () => {
     expect(has(rowsOf("scoped"), "S3", "read-data")).toBeUndefined();
     expect(has(rowsOf("scoped"), "S3", "read-data", "arn:aws:s3:::reports/*")?.conditional).toBe(

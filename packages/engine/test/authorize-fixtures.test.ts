@@ -24,6 +24,8 @@ interface FixtureCase {
 interface Fixture {
   description: string;
   accounts: AccountSnapshot[];
+  /** Texts that must each appear in some message of `model.issues`. */
+  issues?: string[];
   cases: FixtureCase[];
 }
 
@@ -46,6 +48,15 @@ describe("authorize fixtures", () => {
       it("parses without errors", () => {
         expect(model.issues.filter((i) => i.severity === "error")).toEqual([]);
       });
+      if (fixture.issues)
+        it("reports the expected issues", () => {
+          const messages = model.issues.map((i) => `${i.path}: ${i.message}`);
+          for (const text of fixture.issues ?? [])
+            expect(
+              messages.some((m) => m.includes(text)),
+              `${text} in ${messages}`,
+            ).toBe(true);
+        });
       fixture.cases.forEach((c, i) => {
         it(
           c.name ?? `case ${i}: ${c.request.principal} ${c.request.action} ${c.request.resource}`,

@@ -1,3 +1,4 @@
+import { isAuthenticatedCaller } from "../authorize/always-allowed.ts";
 import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import type { Caller } from "../authorize/caller.ts";
 import {
@@ -154,7 +155,9 @@ export class AccessEvaluator {
       mustAllow: info.mustAllow,
       assumeDefaultKeyPolicy: info.missingKeyPolicy,
     };
-    return composeDecision(alg, layers).final;
+    const final = composeDecision(alg, layers).final;
+    // Actions that need no permission, as `authorize` answers them.
+    return isAuthenticatedCaller(caller) ? alg.or(final, this.alwaysMask(window)) : final;
   }
 
   private request(
@@ -203,6 +206,21 @@ export class AccessEvaluator {
       this.scopes.set(key, scope);
     }
     return scope;
+  }
+
+  private readonly alwaysMasks = new Map<string, TriSet>();
+
+  private alwaysMask(window: PrefixWindow): TriSet {
+    let mask = this.alwaysMasks.get(window.prefix);
+    if (!mask) {
+      const bits = this.index.alwaysAllowedMask.slice(window.firstWord, window.lastWord);
+      const own = window.ownMask;
+      // Only this window's own actions (its boundary words hold neighbours too).
+      for (let w = 0; w < bits.length; w++) bits[w] = (bits[w] as number) & (own[w] as number);
+      mask = bits.some((w) => w !== 0) ? { sure: bits, maybe: bits } : TRI_FALSE;
+      this.alwaysMasks.set(window.prefix, mask);
+    }
+    return mask;
   }
 
   private readonly rcpMasks = new Map<string, TriSet>();

@@ -4,6 +4,7 @@ import {
   type Capability,
   listAwsActions,
 } from "@sightline/capabilities";
+import { isAlwaysAllowedAction } from "../authorize/always-allowed.ts";
 import { compileGlob, matchCompiledGlob } from "../policy/glob.ts";
 import type { Statement } from "../policy/policy-types.ts";
 import { setBit } from "./bits.ts";
@@ -36,6 +37,8 @@ export class ActionIndex {
   private readonly windowCache = new WeakMap<Uint32Array, PrefixWindow[]>();
   private readonly grantingCache = new WeakMap<readonly Statement[], readonly PrefixWindow[]>();
   private readonly capabilityMasks = {} as Record<Capability, Uint32Array>;
+  /** Actions that need no permission (`sts:GetCallerIdentity`): in no capability mask. */
+  readonly alwaysAllowedMask: Uint32Array;
   private readonly byName = new Map<string, number>();
   patternsExpanded = 0;
 
@@ -79,8 +82,11 @@ export class ActionIndex {
       ownMask: fullMask,
     };
     for (const cap of CAPABILITIES) this.capabilityMasks[cap] = new Uint32Array(this.words);
+    this.alwaysAllowedMask = new Uint32Array(this.words);
     this.actions.forEach((info, i) => {
-      for (const cap of info.capabilities) setBit(this.capabilityMasks[cap], i);
+      // Every authenticated principal holds these: they would add one identical row per principal.
+      if (isAlwaysAllowedAction(info.action)) setBit(this.alwaysAllowedMask, i);
+      else for (const cap of info.capabilities) setBit(this.capabilityMasks[cap], i);
     });
   }
 

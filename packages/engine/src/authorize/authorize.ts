@@ -3,6 +3,7 @@ import { formulaAlgebra } from "../logic/algebra.ts";
 import { FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
 import type { PolicyType } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
+import { isAlwaysAllowedAction, isAuthenticatedCaller } from "./always-allowed.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
 import type { AuthorizationResult, MatchedStatement } from "./authorization-result.ts";
 import { composeDecision, type DecisionLayers } from "./compose-decision.ts";
@@ -92,6 +93,16 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     issues,
   };
   if (decision.final.kind === "true") return result;
+  // No permission is needed: even an explicit deny does not stop it. A principal of an
+  // analysed account that the snapshot lacks does not exist, so it stays denied.
+  if (isAlwaysAllowedAction(request.action) && isAuthenticatedCaller(caller) && !problem)
+    return {
+      ...result,
+      notes: [
+        ...notes,
+        `${request.action} needs no permission: any authenticated principal may call it, whatever its policies deny`,
+      ],
+    };
   if (decision.final.kind === "false") {
     if (decision.deny.kind === "true") {
       const denier = matched.find((m) => m.effect === "Deny" && m.match === "applies");

@@ -6,6 +6,7 @@ import {
   hasPolicyVariable,
   type KeyResolver,
   substituteVariables,
+  variablesState,
 } from "../policy/policy-variables.ts";
 import { matchesWildcard } from "../policy/wildcard.ts";
 
@@ -47,8 +48,11 @@ export function statementAppliesToResource(
   let resourceMatch: Formula = TRUE;
   if (statement.resource)
     resourceMatch = matchResourceList(statement.resource, resource, resolve, where);
-  else if (statement.notResource)
+  else if (statement.notResource) {
+    // A NotResource whose variable has no value does not match: the statement does not apply.
+    if (variablesState(statement.notResource, resolve) === "absent") return FALSE;
     resourceMatch = not(matchResourceList(statement.notResource, resource, resolve, where));
+  }
   if (resourceMatch.kind === "false") return FALSE;
   const conditions = statement.conditions.map((clause) =>
     evaluateCondition(clause, resolve, where),

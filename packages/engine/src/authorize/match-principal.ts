@@ -71,9 +71,38 @@ function excludedByNotPrincipal(set: PrincipalSet, caller: Caller): boolean {
     caller.accountId !== undefined &&
     (listed(caller.accountId) ||
       listed(`arn:${caller.partition ?? "aws"}:iam::${caller.accountId}:root`));
-  if (caller.kind === "root" || caller.kind === "external") return accountListed;
-  if (caller.kind === "user") return accountListed && listed(caller.identityArn);
-  return accountListed && listed(caller.identityArn) && listed(caller.sessionArn);
+  if (!accountListed) return false;
+  if (caller.kind === "root") return true;
+  if (caller.kind === "user") return listed(caller.identityArn);
+  if (caller.kind === "role") return listed(caller.identityArn) && listed(caller.sessionArn);
+  return excludedOutsider(set, caller, listed);
+}
+
+/**
+ * A principal the snapshots do not hold, known by its ARN alone: an account (its root),
+ * a user, or a session, whose role ARN is derived from it (the role's path is unknown,
+ * so a listed role ARN of that account and name with any path counts). A role ARN stands
+ * for any of its sessions, like a role of the snapshots without a session name.
+ */
+function excludedOutsider(
+  set: PrincipalSet,
+  caller: Caller,
+  listed: (value: string | undefined) => boolean,
+): boolean {
+  if (caller.identityArn === undefined) return true;
+  const arn = parseArn(caller.identityArn);
+  if (!arn || arn.resource === "root") return true;
+  if (!listed(caller.identityArn)) return false;
+  if (arn.service === "iam" && arn.resource.startsWith("role/")) return false;
+  if (arn.service !== "sts" || !arn.resource.startsWith("assumed-role/")) return true;
+  const roleName = arn.resource.split("/")[1] ?? "";
+  const rolePrefix = `arn:${arn.partition}:iam::${arn.accountId}:role/`;
+  return set.aws.some(
+    (value) =>
+      value.startsWith(rolePrefix) &&
+      value.slice(value.lastIndexOf("/") + 1) === roleName &&
+      value.length > rolePrefix.length,
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   TRUE,
 } from "../logic/formula.ts";
 import type { ConditionClause } from "../policy/policy-types.ts";
-import type { KeyResolver } from "../policy/policy-variables.ts";
+import { hasPolicyVariable, type KeyResolver, variablesState } from "../policy/policy-variables.ts";
 import type { ConditionOperator, ValueMatch } from "./condition-operator.ts";
 import { findConditionOperator } from "./condition-operators.ts";
 
@@ -55,6 +55,17 @@ export function evaluateCondition(
   const { set, ifExists, operator } = parseOperatorName(clause.operator);
   if (!operator) return unresolved;
   const lookup = resolve(clause.key);
+  // A negated operator whose values hold a variable with no value does not match, so the
+  // statement does not apply (IAM User Guide, 'IAM policy elements: Variables and tags').
+  // Only IfExists and ForAllValues still hold on a missing key: they compare no value then.
+  const variables = negatedWithVariables(operator, clause.values)
+    ? variablesState(clause.values, resolve)
+    : "resolved";
+  if (variables === "absent") {
+    if (!ifExists && set !== "ForAllValues") return FALSE;
+    if (lookup.state === "unknown") return unresolved;
+    return fromBoolean(!(lookup.state === "present" && lookup.values.length > 0));
+  }
   if (lookup.state === "unknown") return unresolved;
   const present = lookup.state === "present" && lookup.values.length > 0;
   if (operator.name === "Null") {
@@ -64,7 +75,9 @@ export function evaluateCondition(
   if (!present) {
     if (ifExists || set === "ForAllValues") return TRUE;
     if (set === "ForAnyValue") return FALSE;
-    return fromBoolean(operator.negated);
+    if (!operator.negated) return FALSE;
+    // Holds on a missing key unless an unknown variable turns out to have no value.
+    return variables === "unknown" ? unresolved : TRUE;
   }
   const values = lookup.state === "present" ? lookup.values : [];
   const perValue = values.map((value) => matchesValue(operator, value, clause.values, resolve));
@@ -89,4 +102,13 @@ function matchesValue(
     if (m === "unknown") unknown = true;
   }
   return unknown ? "unknown" : operator.negated;
+}
+
+/** Negated String* and Arn* operators substitute variables (the other operators take values literally). */
+function negatedWithVariables(operator: ConditionOperator, values: readonly string[]): boolean {
+  return (
+    operator.negated &&
+    /^(String|Arn)/.test(operator.name) &&
+    values.some((value) => hasPolicyVariable(value))
+  );
 }

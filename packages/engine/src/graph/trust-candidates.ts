@@ -15,7 +15,7 @@ const ASSUME_ACTIONS = [
  * allow even within the account, so one that names neither a principal, its account nor `*` admits nobody.
  */
 export interface TrustCandidates {
-  /** `*`, `{"AWS": "*"}` or an Allow with NotPrincipal: anyone may be admitted. */
+  /** `*` or `{"AWS": "*"}`: anyone may be admitted. */
   wildcard: boolean;
   /** Accounts named by ID or root ARN. */
   accounts: string[];
@@ -53,7 +53,8 @@ export function trustCandidates(
     // NotPrincipal lists are not indexed: with one, every principal is decided on its own.
     if (s.notPrincipal) out.perPrincipal = true;
     if (s.effect !== "Allow" || !admitsAssume(s)) return;
-    if (s.notPrincipal || s.principal?.any) out.wildcard = true;
+    // (An Allow with NotPrincipal never gets here: the parser drops it, as AWS does not support it.)
+    if (s.principal?.any) out.wildcard = true;
     const set = indexed[i];
     if (!set) return;
     for (const value of set.set.service) addOnce(out.services, value);

@@ -112,6 +112,18 @@ function parseStatement(
       : parsePrincipal(s.NotPrincipal, `${path}.NotPrincipal`, issues);
   const conditions = parseConditions(s.Condition, `${path}.Condition`, issues);
   if (issues.length > before) return undefined;
+  // AWS supports NotPrincipal only with Deny: with Allow it would grant everyone but the
+  // principals listed, anonymous callers included. Such a statement grants nothing here.
+  if (notPrincipal && effect === "Allow") {
+    issues.push(
+      issueAt(
+        `${path}.NotPrincipal`,
+        "NotPrincipal with Allow is not supported by AWS: the statement is ignored and grants nothing",
+        "warning",
+      ),
+    );
+    return undefined;
+  }
   const sid = typeof s.Sid === "string" && s.Sid !== "" ? s.Sid : undefined;
   return {
     index,

@@ -38,16 +38,22 @@ export function substituteVariables(
   const parts: GlobPart[] = [];
   let literal = "";
   let last = 0;
+  let unknown: Substitution | undefined;
   for (const match of text.matchAll(VARIABLE)) {
     const before = text.slice(last, match.index);
     parts.push({ text: before, literal: !wildcards });
     literal += before;
     last = match.index + match[0].length;
     const value = resolveVariable(match[1] ?? "", resolve);
-    if (value.state !== "resolved") return value;
-    parts.push({ text: value.text, literal: true });
-    literal += value.text;
+    // A variable with no value decides, even after an unknown one: the text cannot match.
+    if (value.state === "absent") return value;
+    if (value.state === "unknown") unknown ??= value;
+    else {
+      parts.push({ text: value.text, literal: true });
+      literal += value.text;
+    }
   }
+  if (unknown) return unknown;
   const rest = text.slice(last);
   parts.push({ text: rest, literal: !wildcards });
   literal += rest;
@@ -72,4 +78,23 @@ function resolveVariable(body: string, resolve: KeyResolver): VariableValue {
   // Absent (or multi-valued, which AWS does not substitute): the default applies if given.
   if (defaultMatch) return { state: "resolved", text: defaultMatch[2] ?? "" };
   return { state: "absent", key };
+}
+
+/**
+ * How the variables of several policy values resolve together: `absent` when one has no
+ * value (IAM User Guide, 'IAM policy elements: Variables and tags': such a statement may be
+ * invalid), else `unknown` when one is unknown, else `resolved` (also when there are none).
+ */
+export function variablesState(
+  values: readonly string[],
+  resolve: KeyResolver,
+): "resolved" | "absent" | "unknown" {
+  let state: "resolved" | "unknown" = "resolved";
+  for (const value of values) {
+    if (!hasPolicyVariable(value)) continue;
+    const sub = substituteVariables(value, resolve, false);
+    if (sub.state === "absent") return "absent";
+    if (sub.state === "unknown") state = "unknown";
+  }
+  return state;
 }

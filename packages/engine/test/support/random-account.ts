@@ -13,6 +13,7 @@ export const ACTIONS = [
   "iam:CreateUser",
   "kms:Decrypt",
   "sts:AssumeRole",
+  "sts:GetCallerIdentity",
 ];
 export const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decrypt"];
 export const KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`;
@@ -34,12 +35,22 @@ export const RESOURCE_PATTERNS = [
 ];
 
 type Json = Record<string, unknown>;
+/** The `$` of a policy variable, kept out of template literals. */
+const VAR = "$";
 const conditionArb = fc.constantFrom<Json | undefined>(
   undefined,
   { StringEquals: { "aws:SourceVpc": "vpc-1" } },
   { Bool: { "aws:SecureTransport": "true" } },
   { StringEquals: { "aws:PrincipalType": "User" } },
   { StringEquals: { "aws:PrincipalTag/team": "red" } },
+  // Negated operators over variables that some principals cannot resolve.
+  { StringNotEquals: { "aws:PrincipalTag/team": `${VAR}{aws:username}` } },
+  {
+    ArnNotLike: {
+      "aws:PrincipalArn": `arn:aws:iam::${ACCOUNT}:user/${VAR}{aws:PrincipalTag/team}`,
+    },
+  },
+  { StringNotLikeIfExists: { "aws:SourceVpc": `vpc-${VAR}{aws:PrincipalTag/team}` } },
 );
 export const statementArb = (
   effect: "Allow" | "Deny",
@@ -58,14 +69,21 @@ export const statementArb = (
         { AWS: USER },
         { AWS: ROLE },
         { AWS: USER2 },
+        { AWS: [USER, `arn:aws:iam::${ACCOUNT}:root`] },
+        { AWS: [ROLE, `arn:aws:sts::${ACCOUNT}:assumed-role/r/s`, ACCOUNT] },
       ),
+      notPrincipal: fc.boolean(),
+      notResource: fc.boolean(),
     })
     .map((s) => ({
       Effect: effect,
       [s.notAction ? "NotAction" : "Action"]: s.actions,
-      Resource: s.resources,
+      [s.notResource ? "NotResource" : "Resource"]: s.resources,
       ...(s.condition && { Condition: s.condition }),
-      ...(withPrincipal && { Principal: s.principal }),
+      // NotPrincipal only with Deny: AWS does not support it with Allow.
+      ...(withPrincipal && {
+        [effect === "Deny" && s.notPrincipal ? "NotPrincipal" : "Principal"]: s.principal,
+      }),
     }));
 
 const doc = (statements: Json[]) => ({ Version: "2012-10-17", Statement: statements });
