@@ -62,7 +62,7 @@ export function isAzureProvider(provider: Provider): boolean {
 }
 
 /** C0 and C1 control characters (NUL included): Postgres refuses NUL, and none belongs in a name. */
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_CHARACTERS = /\p{Cc}/u;
 
 /** Free text a person types (a customer's name): trimmed, bounded, no control characters. */
 export function freeText(max: number) {
