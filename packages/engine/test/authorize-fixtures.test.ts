@@ -23,6 +23,8 @@ interface FixtureCase {
 
 interface Fixture {
   description: string;
+  /** Paths of the parse errors the fixture's snapshots are meant to have (invalid policies). */
+  expectIssues?: string[];
   accounts: AccountSnapshot[];
   cases: FixtureCase[];
 }
@@ -43,8 +45,9 @@ describe("authorize fixtures", () => {
     const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
     describe(file.replace(/\.json$/, ""), () => {
       const model = createAccountModel(fixture.accounts);
-      it("parses without errors", () => {
-        expect(model.issues.filter((i) => i.severity === "error")).toEqual([]);
+      it(fixture.expectIssues ? "reports its invalid statements" : "parses without errors", () => {
+        const errors = model.issues.filter((i) => i.severity === "error").map((i) => i.path);
+        expect(errors).toEqual(fixture.expectIssues ?? []);
       });
       fixture.cases.forEach((c, i) => {
         it(
