@@ -39,6 +39,8 @@ const trustStatement = fc
     notPrincipal: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
     action: fc.constantFrom("sts:AssumeRole", "sts:*", "*", "sts:AssumeRoleWithSAML"),
     condition,
+    // Invalid (IAM rejects a bare ARN string): dropped for an Allow, a Deny that may apply for a Deny.
+    bare: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   })
   .map((s) =>
     withCondition(
@@ -46,7 +48,9 @@ const trustStatement = fc
         Effect: s.effect,
         [s.notPrincipal ? "NotPrincipal" : "Principal"]: s.principals.includes("*")
           ? "*"
-          : { AWS: s.principals },
+          : s.bare
+            ? s.principals[0]
+            : { AWS: s.principals },
         Action: s.action,
       },
       s.condition,
@@ -62,9 +66,18 @@ const identityStatement = fc
       maxLength: 2,
     }),
     condition,
+    malformed: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   })
   .map((s) =>
-    withCondition({ Effect: s.effect, Action: s.action, Resource: s.resource }, s.condition),
+    withCondition(
+      {
+        Effect: s.effect,
+        // An invalid Action (an object): dropped for an Allow, a Deny that may apply for a Deny.
+        Action: s.malformed ? { list: s.action } : s.action,
+        Resource: s.resource,
+      },
+      s.condition,
+    ),
   );
 
 const scenario = fc.record({

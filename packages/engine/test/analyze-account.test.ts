@@ -367,3 +367,95 @@ describe("policies that depend on the principal", () => {
     }
   });
 });
+
+describe("malformed Deny statements", () => {
+  // IAM would reject these statements: the engine keeps each as a Deny that may apply.
+  const snapshot: AccountSnapshot = {
+    authorizationDetails: {
+      UserDetailList: [
+        user("clean", [doc(allow("*"))]),
+        user("guarded", [doc(allow("*")), doc(deny({ iam: "*" }))]),
+        user("cond", [
+          doc(
+            allow("s3:*"),
+            deny("s3:DeleteObject", "*", { Condition: { StringEquals: { "aws:username": {} } } }),
+          ),
+        ]),
+        user("sloppy", [doc(allow("s3:*"), { Effect: "Allow", Action: 7, Resource: "*" })]),
+      ],
+    },
+    resourcePolicies: {
+      "arn:aws:s3:::vault": doc({
+        Effect: "Deny",
+        Principal: `arn:aws:iam::${A}:user/cond`,
+        Action: "s3:*",
+        Resource: ["arn:aws:s3:::vault", "arn:aws:s3:::vault/*"],
+      }),
+    },
+  };
+  const model = createAccountModel(snapshot);
+  const analysis = analyzeAccount(model);
+  const rows = [...analysis.principalAccessSummaries()];
+  const rowsOf = (name: string) => rows.filter((r) => r.principalName === name);
+  const arn = (name: string) => `arn:aws:iam::${A}:user/${name}`;
+
+  it("reports every invalid statement", () => {
+    const paths = model.issues.filter((i) => i.severity === "error").map((i) => i.path);
+    expect(paths).toEqual([
+      "UserDetailList[1].UserPolicyList[1].PolicyDocument.Statement[0].Action",
+      "UserDetailList[1].UserPolicyList[1].PolicyDocument.Statement[0]",
+      "UserDetailList[2].UserPolicyList[0].PolicyDocument.Statement[1].Condition.StringEquals.aws:username",
+      "UserDetailList[3].UserPolicyList[0].PolicyDocument.Statement[1].Action",
+      "UserDetailList[3].UserPolicyList[0].PolicyDocument.Statement[1]",
+      'resourcePolicies["arn:aws:s3:::vault"].Statement[0].Principal',
+    ]);
+  });
+
+  it("makes every row a malformed Deny could affect conditional, not unconditional", () => {
+    expect(rowsOf("clean").length).toBeGreaterThan(0);
+    expect(rowsOf("clean").every((r) => !r.conditional)).toBe(true);
+    const guarded = rowsOf("guarded");
+    expect(guarded.length).toBe(rowsOf("clean").length);
+    expect(guarded.every((r) => r.conditional)).toBe(true);
+    expect(has(guarded, "S3", "read-data")?.conditional).toBe(true);
+    expect(analysis.principals.find((p) => p.principalName === "guarded")?.iamAdmin).toBe(
+      "conditional",
+    );
+    expect(analysis.principals.find((p) => p.principalName === "clean")?.iamAdmin).toBe("yes");
+  });
+
+  it("keeps a Deny with a malformed Condition on its own actions", () => {
+    expect(analysis.accessOf(arn("cond"), "s3:DeleteObject", "*")).toBe("conditional");
+    expect(analysis.accessOf(arn("cond"), "s3:GetObject", "*")).toBe("allowed");
+  });
+
+  it("drops an invalid Allow without making anything conditional", () => {
+    expect(rowsOf("sloppy").every((r) => r.service === "S3" && !r.conditional)).toBe(true);
+  });
+
+  it("makes a bare-string principal Deny in a bucket policy conditional for every caller", () => {
+    const vault = [...analysis.resourceAccessSummaries()].filter(
+      (r) => r.resourceArn === "arn:aws:s3:::vault" && r.capability === "read-data",
+    );
+    for (const name of ["clean", "guarded", "cond", "sloppy"]) {
+      expect(vault.find((r) => r.principal === arn(name))?.conditional, name).toBe(true);
+    }
+  });
+
+  it("agrees with authorize", () => {
+    const actions = ["s3:GetObject", "s3:DeleteObject", "iam:CreateUser", "ec2:RunInstances"];
+    const resources = ["*", "arn:aws:s3:::vault/k", "arn:aws:s3:::other/k"];
+    for (const p of model.principals.values()) {
+      for (const action of actions) {
+        for (const resource of resources) {
+          const decision = authorize(model, { principal: p.arn, action, resource }).decision;
+          const expected =
+            decision === "allowed" || decision === "conditional" ? decision : "denied";
+          expect(analysis.accessOf(p.arn, action, resource), `${p.arn} ${action} ${resource}`).toBe(
+            expected,
+          );
+        }
+      }
+    }
+  });
+});

@@ -142,3 +142,66 @@ describe("authorize on a malformed request", () => {
     expect(result.issues.map((i) => i.path)).toEqual(["action", "resource"]);
   });
 });
+
+describe("explanations of invalid statements", () => {
+  const model = createAccountModel({
+    authorizationDetails: {
+      UserDetailList: [
+        {
+          UserName: "v",
+          Arn: `arn:aws:iam::${A}:user/v`,
+          UserPolicyList: [
+            {
+              PolicyName: "mixed",
+              PolicyDocument: {
+                Version: "2012-10-17",
+                Statement: [
+                  { Effect: "Allow", Action: "s3:*", Resource: "*" },
+                  { Sid: "Broken", Effect: "Deny", Action: "s3:GetObject", Resource: ["*", 1] },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    },
+  });
+  const result = authorize(model, {
+    principal: `arn:aws:iam::${A}:user/v`,
+    action: "s3:GetObject",
+    resource: "arn:aws:s3:::b/k",
+  });
+
+  it("names the invalid statement in an undecidable condition and a per-request issue", () => {
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions).toEqual([
+      {
+        policyId: `arn:aws:iam::${A}:user/v#inline#mixed`,
+        policyType: "identity",
+        statement: "Broken",
+        operator: "Invalid",
+        key: "Resource",
+        values: [
+          "UserDetailList[0].UserPolicyList[0].PolicyDocument.Statement[1].Resource: must be a string or an array of strings",
+        ],
+      },
+    ]);
+    expect(result.statements.find((s) => s.statement === "Broken")?.invalid).toHaveLength(1);
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]).toMatchObject({ severity: "warning" });
+    expect(result.issues[0]?.path).toContain("#inline#mixed Broken");
+    const text = formatAuthorization(result);
+    expect(text).toContain("allowed only when: NOT (Invalid Resource");
+    expect(text).toContain("Deny  identity mixed Broken [invalid, kept as a Deny that may apply]");
+  });
+
+  it("keeps the statement's valid Action: other actions are not affected", () => {
+    const other = authorize(model, {
+      principal: `arn:aws:iam::${A}:user/v`,
+      action: "s3:PutObject",
+      resource: "arn:aws:s3:::b/k",
+    });
+    expect(other.decision).toBe("allowed");
+    expect(other.issues).toEqual([]);
+  });
+});

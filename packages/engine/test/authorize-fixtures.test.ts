@@ -23,6 +23,8 @@ interface FixtureCase {
 
 interface Fixture {
   description: string;
+  /** Paths of the parse errors the fixture's snapshots are meant to have (invalid policies). */
+  expectIssues?: string[];
   accounts: AccountSnapshot[];
   /** Texts that must each appear in some message of `model.issues`. */
   issues?: string[];
@@ -45,8 +47,9 @@ describe("authorize fixtures", () => {
     const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
     describe(file.replace(/\.json$/, ""), () => {
       const model = createAccountModel(fixture.accounts);
-      it("parses without errors", () => {
-        expect(model.issues.filter((i) => i.severity === "error")).toEqual([]);
+      it(fixture.expectIssues ? "reports its invalid statements" : "parses without errors", () => {
+        const errors = model.issues.filter((i) => i.severity === "error").map((i) => i.path);
+        expect(errors).toEqual(fixture.expectIssues ?? []);
       });
       if (fixture.issues)
         it("reports the expected issues", () => {

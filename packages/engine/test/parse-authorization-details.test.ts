@@ -94,6 +94,62 @@ describe("parsePolicyDocument", () => {
     expect(issues[0]?.path).toBe("d.Statement[0]");
   });
 
+  it("keeps an invalid Deny as a Deny that may apply, trusting only its valid elements", () => {
+    const { statements, issues } = parsePolicyDocument(
+      {
+        Statement: [
+          { Sid: "A", Effect: "Deny", Action: "a:b", NotAction: "c:d", Resource: "arn:x" },
+          {
+            Effect: "Deny",
+            Principal: "arn:aws:iam::111111111111:root",
+            Action: "s3:GetObject",
+            Resource: "*",
+            Condition: { Bool: { "aws:SecureTransport": "false" }, StringLike: "oops" },
+          },
+          "not a statement",
+        ],
+      },
+      "d",
+    );
+    expect(issues.map((i) => i.path)).toEqual([
+      "d.Statement[0]",
+      "d.Statement[1].Principal",
+      "d.Statement[1].Condition.StringLike",
+      "d.Statement[2]",
+    ]);
+    expect(statements).toMatchObject([
+      {
+        sid: "A",
+        effect: "Deny",
+        action: ["*"],
+        resource: ["arn:x"],
+        invalid: { elements: ["Action"] },
+      },
+      {
+        effect: "Deny",
+        principal: { any: true },
+        action: ["s3:GetObject"],
+        conditions: [{ operator: "Bool", key: "aws:SecureTransport" }],
+        invalid: { elements: ["Principal", "Condition"] },
+      },
+      {
+        index: 2,
+        effect: "Deny",
+        action: ["*"],
+        resource: ["*"],
+        invalid: { elements: ["Statement"] },
+      },
+    ]);
+    expect(statements[0]?.notAction).toBeUndefined();
+  });
+
+  it("stands for a document it cannot read with one Deny that may apply", () => {
+    const { statements, issues } = parsePolicyDocument("{not json", "d");
+    expect(issues).toHaveLength(1);
+    expect(statements).toMatchObject([{ effect: "Deny", invalid: { elements: ["Document"] } }]);
+    expect(parsePolicyDocument(undefined, "d").statements).toEqual([]);
+  });
+
   it("normalises Principal forms", () => {
     const { statements } = parsePolicyDocument(
       {

@@ -16,6 +16,8 @@ export interface MatchedStatement {
   match: "applies" | "conditional";
   /** For identity policies received through a group. */
   attachedVia?: string;
+  /** An invalid statement kept as a Deny that may apply: its parse issues. */
+  invalid?: readonly string[];
 }
 
 export interface AuthorizationResult {

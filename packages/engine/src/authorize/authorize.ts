@@ -85,6 +85,16 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   };
   const decision = composeDecision(formulaAlgebra, layers);
   const notes = describeRules(layers, scope.notes);
+  for (const m of matched) {
+    if (!m.invalid) continue;
+    issues.push(
+      issueAt(
+        `${m.policyId} ${m.statement}`,
+        `invalid ${m.policyType} statement kept as a Deny that may apply (${m.invalid.join("; ")})`,
+        "warning",
+      ),
+    );
+  }
   const result: AuthorizationResult = {
     decision: "allowed",
     conditions: [],

@@ -56,6 +56,7 @@ export function evaluatePolicies(
         effect: statement.effect,
         match: applies.kind === "true" ? "applies" : "conditional",
         ...(policy.attachedVia && { attachedVia: policy.attachedVia }),
+        ...(statement.invalid && { invalid: statement.invalid.issues }),
       });
       if (statement.effect === "Deny") deny.push(applies);
       else allow[who].push(applies);

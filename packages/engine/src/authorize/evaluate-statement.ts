@@ -1,7 +1,12 @@
 import { evaluateCondition } from "../conditions/evaluate-condition.ts";
 import { and, atom, FALSE, type Formula, not, or, TRUE } from "../logic/formula.ts";
 import { compileGlobParts, matchCompiledGlob } from "../policy/glob.ts";
-import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
+import {
+  describeStatement,
+  type InvalidStatement,
+  type Policy,
+  type Statement,
+} from "../policy/policy-types.ts";
 import {
   hasPolicyVariable,
   type KeyResolver,
@@ -57,7 +62,24 @@ export function statementAppliesToResource(
   const conditions = statement.conditions.map((clause) =>
     evaluateCondition(clause, resolve, where),
   );
+  if (statement.invalid) conditions.push(invalidAtom(where, statement.invalid));
   return and(resourceMatch, ...conditions);
+}
+
+/**
+ * What the engine cannot know about an invalid statement kept as a Deny: an atom that no
+ * context decides, so every request the statement may match becomes conditional.
+ */
+function invalidAtom(
+  where: { policyId: string; policyType: Policy["type"]; statement: string },
+  invalid: InvalidStatement,
+): Formula {
+  return atom({
+    ...where,
+    operator: "Invalid",
+    key: invalid.elements.join(","),
+    values: invalid.issues,
+  });
 }
 
 function matchResourceList(

@@ -39,7 +39,7 @@ export function formatAuthorization(result: AuthorizationResult): string {
   for (const s of result.statements) {
     const via = s.attachedVia ? ` via ${s.attachedVia}` : "";
     lines.push(
-      `  ${s.effect.padEnd(5)} ${s.policyType} ${s.policyName} ${s.statement}${via}${s.match === "conditional" ? " [if conditions hold]" : ""}`,
+      `  ${s.effect.padEnd(5)} ${s.policyType} ${s.policyName} ${s.statement}${via}${s.invalid ? " [invalid, kept as a Deny that may apply]" : s.match === "conditional" ? " [if conditions hold]" : ""}`,
     );
   }
   for (const note of result.notes) lines.push(`note: ${note}`);

@@ -5,7 +5,11 @@ export interface ConditionAtom {
   policyId: string;
   policyType: PolicyType;
   statement: string;
-  /** The operator as written, e.g. `StringEqualsIfExists`; `"Variable"` for an unresolved policy variable. */
+  /**
+   * The operator as written, e.g. `StringEqualsIfExists`; `"Variable"` for an unresolved
+   * policy variable; `"Invalid"` for an invalid Deny kept as one that may apply (`key`: the
+   * elements at fault, `values`: the parse issues), which no context decides.
+   */
   operator: string;
   key: string;
   values: readonly string[];

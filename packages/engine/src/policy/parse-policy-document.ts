@@ -1,6 +1,6 @@
 import { type Issue, issueAt } from "../issues.ts";
 import { parsePrincipal } from "./parse-principal.ts";
-import type { ConditionClause, Effect, Statement } from "./policy-types.ts";
+import type { ConditionClause, Effect, PrincipalSet, Statement } from "./policy-types.ts";
 
 export interface ParsedPolicyDocument {
   statements: Statement[];
@@ -9,15 +9,22 @@ export interface ParsedPolicyDocument {
 
 /**
  * Parses a policy document as IAM returns it (URL-encoded JSON string), as a JSON
- * string, or already decoded. Problems come back as issues under `path`; statements
- * with a problem are dropped so that a bad statement never grants anything.
+ * string, or already decoded. Problems come back as issues under `path`. A bad statement
+ * never widens access: an invalid Allow is dropped, an invalid Deny is kept as a Deny that
+ * may apply (see `parseStatement`), and a document that cannot be read stands for one.
  */
 export function parsePolicyDocument(raw: unknown, path: string): ParsedPolicyDocument {
   const issues: Issue[] = [];
   const doc = decodeDocument(raw, path, issues);
-  if (doc === undefined) return { statements: [], issues };
+  // Missing: nothing to read. Present but unreadable: it may hold a Deny of anything.
+  if (doc === undefined)
+    return {
+      statements: raw === undefined || raw === null ? [] : [unknowableDeny(0, "Document", issues)],
+      issues,
+    };
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    return { statements: [], issues: [issueAt(path, "policy document must be a JSON object")] };
+    const problem = issueAt(path, "policy document must be a JSON object");
+    return { statements: [unknowableDeny(0, "Document", [problem])], issues: [problem] };
   }
   const rawStatements = (doc as Record<string, unknown>).Statement;
   const list = Array.isArray(rawStatements)
@@ -77,6 +84,36 @@ function decodeDocument(raw: unknown, path: string, issues: Issue[]): unknown {
   }
 }
 
+/** `"Principal": "*"`: what a kept invalid Deny names when its Principal cannot be trusted. */
+const ANYONE: PrincipalSet = { any: true, aws: [], service: [], federated: [], canonicalUser: [] };
+
+/**
+ * Stands for a statement (or a whole document) that could not be read at all: it may be a
+ * Deny of anything, so it is kept as one that may apply to every request.
+ */
+function unknowableDeny(index: number, element: string, problems: readonly Issue[]): Statement {
+  return {
+    index,
+    effect: "Deny",
+    action: ["*"],
+    resource: ["*"],
+    principal: ANYONE,
+    conditions: [],
+    invalid: { elements: [element], issues: problems.map(describeIssue) },
+  };
+}
+
+function describeIssue(issue: Issue): string {
+  return `${issue.path}: ${issue.message}`;
+}
+
+/**
+ * Parses one statement. A statement with an error is reported; an Allow is then dropped
+ * (that only narrows access), but a Deny, or a statement whose Effect is invalid, is kept
+ * as a Deny that may apply (`Statement.invalid`): the elements at fault match anything
+ * (any action, any resource, any principal) and the rest is kept, so that a bad statement
+ * never widens what the engine reports as allowed.
+ */
 function parseStatement(
   raw: unknown,
   index: number,
@@ -84,37 +121,55 @@ function parseStatement(
   issues: Issue[],
 ): Statement | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    issues.push(issueAt(path, "statement must be an object"));
-    return undefined;
+    const problem = issueAt(path, "statement must be an object");
+    issues.push(problem);
+    return unknowableDeny(index, "Statement", [problem]);
   }
   const s = raw as Record<string, unknown>;
   const before = issues.length;
+  const faults = new Set<string>();
+  const check = <T>(element: string, parse: () => T): T => {
+    const count = issues.length;
+    const value = parse();
+    if (issues.length > count) faults.add(element);
+    return value;
+  };
   const effect = s.Effect;
-  if (effect !== "Allow" && effect !== "Deny")
-    issues.push(issueAt(`${path}.Effect`, 'must be "Allow" or "Deny"'));
-  const action = stringList(s.Action, `${path}.Action`, issues);
-  const notAction = stringList(s.NotAction, `${path}.NotAction`, issues);
-  if ((action === undefined) === (notAction === undefined)) {
-    issues.push(issueAt(path, "statement needs exactly one of Action or NotAction"));
-  }
-  const resource = stringList(s.Resource, `${path}.Resource`, issues);
-  const notResource = stringList(s.NotResource, `${path}.NotResource`, issues);
-  if (resource !== undefined && notResource !== undefined) {
-    issues.push(issueAt(path, "statement cannot have both Resource and NotResource"));
-  }
-  const principal =
-    s.Principal === undefined
-      ? undefined
-      : parsePrincipal(s.Principal, `${path}.Principal`, issues);
-  const notPrincipal =
-    s.NotPrincipal === undefined
-      ? undefined
-      : parsePrincipal(s.NotPrincipal, `${path}.NotPrincipal`, issues);
-  const conditions = parseConditions(s.Condition, `${path}.Condition`, issues);
-  if (issues.length > before) return undefined;
+  check("Effect", () => {
+    if (effect !== "Allow" && effect !== "Deny")
+      issues.push(issueAt(`${path}.Effect`, 'must be "Allow" or "Deny"'));
+  });
+  const { action, notAction } = check("Action", () => {
+    const action = stringList(s.Action, `${path}.Action`, issues);
+    const notAction = stringList(s.NotAction, `${path}.NotAction`, issues);
+    if ((action === undefined) === (notAction === undefined))
+      issues.push(issueAt(path, "statement needs exactly one of Action or NotAction"));
+    return { action, notAction };
+  });
+  const { resource, notResource } = check("Resource", () => {
+    const resource = stringList(s.Resource, `${path}.Resource`, issues);
+    const notResource = stringList(s.NotResource, `${path}.NotResource`, issues);
+    if (resource !== undefined && notResource !== undefined)
+      issues.push(issueAt(path, "statement cannot have both Resource and NotResource"));
+    return { resource, notResource };
+  });
+  const { principal, notPrincipal } = check("Principal", () => ({
+    principal:
+      s.Principal === undefined
+        ? undefined
+        : parsePrincipal(s.Principal, `${path}.Principal`, issues),
+    notPrincipal:
+      s.NotPrincipal === undefined
+        ? undefined
+        : parsePrincipal(s.NotPrincipal, `${path}.NotPrincipal`, issues),
+  }));
+  const conditions = check("Condition", () =>
+    parseConditions(s.Condition, `${path}.Condition`, issues),
+  );
+  const sid = typeof s.Sid === "string" && s.Sid !== "" ? s.Sid : undefined;
   // AWS supports NotPrincipal only with Deny: with Allow it would grant everyone but the
   // principals listed, anonymous callers included. Such a statement grants nothing here.
-  if (notPrincipal && effect === "Allow") {
+  if (issues.length === before && notPrincipal && effect === "Allow") {
     issues.push(
       issueAt(
         `${path}.NotPrincipal`,
@@ -124,18 +179,38 @@ function parseStatement(
     );
     return undefined;
   }
-  const sid = typeof s.Sid === "string" && s.Sid !== "" ? s.Sid : undefined;
+  if (issues.length === before) {
+    return {
+      index,
+      ...(sid !== undefined && { sid }),
+      effect: effect as Effect,
+      ...(action && { action }),
+      ...(notAction && { notAction }),
+      ...(resource && { resource }),
+      ...(notResource && { notResource }),
+      ...(principal && { principal }),
+      ...(notPrincipal && { notPrincipal }),
+      conditions,
+    };
+  }
+  if (effect === "Allow") return undefined;
+  const trusted = (element: string) => !faults.has(element);
   return {
     index,
     ...(sid !== undefined && { sid }),
-    effect: effect as Effect,
-    ...(action && { action }),
-    ...(notAction && { notAction }),
-    ...(resource && { resource }),
-    ...(notResource && { notResource }),
-    ...(principal && { principal }),
-    ...(notPrincipal && { notPrincipal }),
+    effect: "Deny",
+    ...(trusted("Action")
+      ? { ...(action && { action }), ...(notAction && { notAction }) }
+      : { action: ["*"] }),
+    ...(trusted("Resource")
+      ? { ...(resource && { resource }), ...(notResource && { notResource }) }
+      : { resource: ["*"] }),
+    ...(trusted("Principal")
+      ? { ...(principal && { principal }), ...(notPrincipal && { notPrincipal }) }
+      : { principal: ANYONE }),
+    // Valid clauses still count: the Deny applies only if they hold, whatever the rest says.
     conditions,
+    invalid: { elements: [...faults], issues: issues.slice(before).map(describeIssue) },
   };
 }
 

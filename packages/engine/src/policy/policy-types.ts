@@ -28,6 +28,19 @@ export interface ConditionClause {
   values: readonly string[];
 }
 
+/**
+ * Why a statement is invalid. IAM would reject it, so what it says cannot be trusted. An
+ * invalid Allow is dropped (that only narrows); an invalid Deny, or a statement whose
+ * Effect is invalid, is kept as a Deny that may apply: the elements at fault match
+ * anything, and its applicability carries an undecidable `Invalid` condition.
+ */
+export interface InvalidStatement {
+  /** The elements at fault: `Document`, `Statement`, `Effect`, `Action`, `Resource`, `Principal`, `Condition`. */
+  elements: readonly string[];
+  /** The parse issues, as `path: message`. */
+  issues: readonly string[];
+}
+
 export interface Statement {
   /** Position in the policy's Statement array. */
   index: number;
@@ -40,6 +53,8 @@ export interface Statement {
   principal?: PrincipalSet;
   notPrincipal?: PrincipalSet;
   conditions: readonly ConditionClause[];
+  /** Set on an invalid Deny kept in place of the dropped statement (see `InvalidStatement`). */
+  invalid?: InvalidStatement;
 }
 
 export interface Policy {

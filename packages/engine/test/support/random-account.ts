@@ -74,17 +74,59 @@ export const statementArb = (
       ),
       notPrincipal: fc.boolean(),
       notResource: fc.boolean(),
+      malformed: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom(...MALFORMED) },
+      ),
     })
-    .map((s) => ({
-      Effect: effect,
-      [s.notAction ? "NotAction" : "Action"]: s.actions,
-      [s.notResource ? "NotResource" : "Resource"]: s.resources,
-      ...(s.condition && { Condition: s.condition }),
-      // NotPrincipal only with Deny: AWS does not support it with Allow.
-      ...(withPrincipal && {
-        [effect === "Deny" && s.notPrincipal ? "NotPrincipal" : "Principal"]: s.principal,
+    .map((s) =>
+      malform(s.malformed, effect, withPrincipal, {
+        Effect: effect,
+        [s.notAction ? "NotAction" : "Action"]: s.actions,
+        [s.notResource ? "NotResource" : "Resource"]: s.resources,
+        ...(s.condition && { Condition: s.condition }),
+        // NotPrincipal only with Deny: AWS does not support it with Allow.
+        ...(withPrincipal && {
+          [effect === "Deny" && s.notPrincipal ? "NotPrincipal" : "Principal"]: s.principal,
+        }),
       }),
-    }));
+    );
+
+/** Ways a statement can be invalid (IAM would reject it): the engine must never widen access for them. */
+const MALFORMED = ["Action", "Resource", "Condition", "Principal", "Effect"] as const;
+
+function malform(
+  how: (typeof MALFORMED)[number] | undefined,
+  effect: "Allow" | "Deny",
+  withPrincipal: boolean,
+  statement: Json,
+): Json {
+  const actionKey = "Action" in statement ? "Action" : "NotAction";
+  const resourceKey = "Resource" in statement ? "Resource" : "NotResource";
+  const principalKey = "Principal" in statement ? "Principal" : "NotPrincipal";
+  switch (how) {
+    case "Action":
+      return { ...statement, [actionKey]: { list: statement[actionKey] } };
+    case "Resource":
+      return { ...statement, [resourceKey]: 5 };
+    case "Condition":
+      return {
+        ...statement,
+        Condition: {
+          ...(statement.Condition as Json | undefined),
+          NumericLessThan: { "aws:MultiFactorAuthAge": { seconds: 1 } },
+        },
+      };
+    case "Principal":
+      // A bare ARN string: only "*" may be written without { "AWS": … }.
+      return withPrincipal ? { ...statement, [principalKey]: ROLE } : statement;
+    case "Effect":
+      // Effect is case-sensitive; an invalid Allow would only be dropped.
+      return effect === "Deny" ? { ...statement, Effect: "deny" } : statement;
+    default:
+      return statement;
+  }
+}
 
 const doc = (statements: Json[]) => ({ Version: "2012-10-17", Statement: statements });
 const policySet = (withPrincipal: boolean, patterns = PATTERNS) =>
