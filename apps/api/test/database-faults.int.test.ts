@@ -1,7 +1,12 @@
-import { createDb, rawQuery } from "@sightline/db";
-import { createLogger } from "@sightline/logging";
+import { chmod, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createDb, rawQuery, runMigrations, startEmbeddedPostgres } from "@sightline/db";
+import { createLogger, silentLogger } from "@sightline/logging";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { awsAccount, createHarness } from "./harness.ts";
+import { createApp } from "../src/app.ts";
+import { connectAppDeps } from "../src/deps.ts";
+import { ADMIN_KEY, awsAccount, createHarness } from "./harness.ts";
 
 // A database that holds a lock, or is gone, answers 503 with Retry-After within the configured
 // timeout — never a 500, never a wait without end — and the log never carries the query's
@@ -70,4 +75,52 @@ describe("database faults", () => {
     // The lock gone, the same request succeeds without a restart.
     expect((await h.call("PUT", url, { key: pc.key, body })).status).toBe(200);
   });
+});
+
+describe("a database that goes away and comes back", () => {
+  it("answers 503 (and /readyz 503) while it is gone, and recovers without a restart", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "sightline-gone-"));
+    await chmod(dir, 0o755); // as root, Postgres runs as the postgres user
+    const dataDir = path.join(dir, "postgres");
+    let server = await startEmbeddedPostgres({ dataDir });
+    await runMigrations(server.url);
+    const running = await connectAppDeps({
+      databaseUrl: server.url,
+      adminKey: ADMIN_KEY,
+      logger: silentLogger,
+      boss: h.boss,
+      masterKey: h.masterKey,
+      maxConnections: 2,
+      lockTimeoutSeconds: 1,
+    });
+    const app = createApp(running.deps);
+    const call = async (method: string, url: string, body?: object) => {
+      const response = await app.request(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${ADMIN_KEY}`,
+          ...(body ? { "content-type": "application/json" } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, retryAfter: response.headers.get("retry-after") };
+    };
+    const register = (customerId: string) =>
+      call("PUT", `/admin/customers/${customerId}`, { customerId });
+    try {
+      expect((await call("GET", "/readyz")).status).toBe(200);
+      expect((await register("C100001")).status).toBe(200);
+
+      await server.stop();
+      expect(await register("C100002")).toEqual({ status: 503, retryAfter: "5" });
+      expect((await call("GET", "/readyz")).status).toBe(503);
+
+      server = await startEmbeddedPostgres({ dataDir, port: server.port });
+      expect((await register("C100002")).status).toBe(200);
+      expect((await call("GET", "/readyz")).status).toBe(200);
+    } finally {
+      await running.close();
+      await server.stop();
+    }
+  }, 120_000);
 });
