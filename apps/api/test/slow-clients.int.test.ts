@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 let server: ChildProcess;
 let port: number;
+/** What the server logged (JSON lines). */
+let output = "";
 beforeAll(async () => {
   server = spawn(process.execPath, [fileURLToPath(new URL("../dist/main.js", import.meta.url))], {
     env: {
@@ -26,7 +28,6 @@ beforeAll(async () => {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
   server.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
@@ -75,5 +76,26 @@ describe("slow clients", () => {
     expect(seconds).toBeGreaterThanOrEqual(2.9);
     expect(seconds).toBeLessThan(10);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it("logs a client that aborts its request at info, not as an unhandled error", async () => {
+    const socket = connect(port, "127.0.0.1");
+    await once(socket, "connect");
+    const from = output.length;
+    socket.write(
+      `PUT /admin/customers/C123456 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"k".repeat(40)}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"customerId":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const lines = output
+      .slice(from)
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.filter((line) => line.level === "error")).toEqual([]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: "info", msg: "client aborted the request" }),
+    );
   });
 });

@@ -20,6 +20,9 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     const caller = c.get("caller");
+    // A client that went away mid-request (its body cut short) is no error of ours. Only failed
+    // answers are checked: reading `signal` makes an AbortController.
+    const aborted = c.res.status >= 400 && c.req.raw.signal.aborted;
     requestLogger.info(
       {
         method: c.req.method,
@@ -28,7 +31,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         ...(caller ? { caller: caller.kind === "operator" ? "operator" : caller.keyId } : {}),
       },
-      "request",
+      aborted ? "client aborted the request" : "request",
     );
   };
 }
