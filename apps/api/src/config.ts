@@ -1,4 +1,4 @@
-import { BaseConfig } from "@sightline/db";
+import { BaseConfig, estimateEntropyBits, OPERATOR_KEY_MIN_BITS } from "@sightline/db";
 import { PipelineConfig } from "@sightline/services";
 import { z } from "zod";
 
@@ -14,7 +14,14 @@ export const ApiConfig = z
       HOST: z.string().min(1).default("127.0.0.1"),
       PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
       /** The operator key; generated into `<data dir>/admin-key` on first start when unset. */
-      SIGHTLINE_ADMIN_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+      SIGHTLINE_ADMIN_KEY: z
+        .string()
+        .min(32, "must be at least 32 characters")
+        .refine(
+          (key) => estimateEntropyBits(key) >= OPERATOR_KEY_MIN_BITS,
+          `must be random: at least ${OPERATOR_KEY_MIN_BITS} bits of entropy (e.g. the output of \`openssl rand -base64 32\`); repeated or few distinct characters are refused`,
+        )
+        .optional(),
       /** Where clients reach the API (behind a proxy: its HTTPS address); the OpenAPI `servers`. */
       SIGHTLINE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
       /** How long SIGTERM waits for running analyses before stopping anyway. */

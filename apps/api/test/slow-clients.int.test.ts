@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdtemp } from "node:fs/promises";
 import { connect } from "node:net";
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // The built server, as an operator runs it, with short deadlines: a client that trickles its
 // headers or its body is cut off at the deadline instead of holding a connection.
 
+const OPERATOR_KEY = randomBytes(32).toString("base64url");
 let server: ChildProcess;
 let port: number;
 /** What the server logged (JSON lines). */
@@ -20,7 +22,7 @@ beforeAll(async () => {
       PATH: process.env.PATH ?? "",
       DATABASE_URL: inject("databaseUrl"),
       SIGHTLINE_DATA_DIR: await mkdtemp(path.join(tmpdir(), "sightline-slow-")),
-      SIGHTLINE_ADMIN_KEY: "k".repeat(40),
+      SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
       SIGHTLINE_ROLE: "api",
       PORT: "0",
       SIGHTLINE_REQUEST_TIMEOUT_SECONDS: "3",
@@ -71,7 +73,7 @@ describe("slow clients", () => {
 
   it("cuts off a client whose body never ends, at the request deadline", async () => {
     const { seconds, answer } = await trickle(
-      `PUT /admin/customers/C123456 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"k".repeat(40)}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+      `PUT /admin/customers/C123456 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${OPERATOR_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
     );
     expect(seconds).toBeGreaterThanOrEqual(2.9);
     expect(seconds).toBeLessThan(10);
@@ -83,7 +85,7 @@ describe("slow clients", () => {
     await once(socket, "connect");
     const from = output.length;
     socket.write(
-      `PUT /admin/customers/C123456 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"k".repeat(40)}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"customerId":`,
+      `PUT /admin/customers/C123456 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${OPERATOR_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"customerId":`,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     socket.destroy();

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 const run = promisify(execFile);
 const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const databaseUrl = inject("databaseUrl");
+const OPERATOR_KEY = randomBytes(32).toString("base64url");
 
 /** A data directory the embedded Postgres may use (as root it runs as the postgres user). */
 async function dataDir(): Promise<string> {
@@ -24,7 +26,7 @@ async function dataDir(): Promise<string> {
 
 function start(env: Record<string, string>) {
   return run(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? "", SIGHTLINE_ADMIN_KEY: "k".repeat(40), ...env },
+    env: { PATH: process.env.PATH ?? "", SIGHTLINE_ADMIN_KEY: OPERATOR_KEY, ...env },
     timeout: 60_000,
   });
 }
@@ -49,6 +51,22 @@ describe("the start command, when it cannot start", () => {
     ).rejects.toMatchObject({
       code: 1,
       stderr: `PORT ${busyPort} on 127.0.0.1 is in use by another process: set PORT to a free port\n`,
+    });
+  });
+
+  it("refuses an operator key of little entropy, naming the variable and the rule", async () => {
+    const run = start({
+      DATABASE_URL: databaseUrl,
+      PORT: "0",
+      SIGHTLINE_DATA_DIR: await dataDir(),
+      SIGHTLINE_ADMIN_KEY: "a".repeat(48),
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("SIGHTLINE_ADMIN_KEY: must be random: at least 128 bits"),
+    });
+    await expect(run).rejects.toMatchObject({
+      stderr: expect.not.stringContaining("a".repeat(48)),
     });
   });
 

@@ -13,6 +13,23 @@ async function readIfExists(file: string): Promise<string | undefined> {
 }
 
 /**
+ * An estimate of a secret's entropy in bits: its length times the Shannon entropy of its
+ * characters. Repetition and short alphabets score low (`aaaa…` scores 0); a random base64
+ * string of 32 bytes scores about 220. It cannot see dictionary words or keyboard runs.
+ */
+export function estimateEntropyBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const length = [...secret].length;
+  let perCharacter = 0;
+  for (const n of counts.values()) perCharacter -= (n / length) * Math.log2(n / length);
+  return length * perCharacter;
+}
+
+/** The least estimated entropy an operator key from the environment must have. */
+export const OPERATOR_KEY_MIN_BITS = 128;
+
+/**
  * The operator key: the configured one, or one generated on first start and kept in
  * `<dataDir>/admin-key` (mode 600). Only the file's path is ever logged.
  */
