@@ -1,11 +1,14 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { isDatabaseUnavailable } from "@sightline/db";
 import { AppError } from "@sightline/domain";
+import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps, AppEnv } from "./context.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { rateLimitHeaders, type TokenBuckets } from "./rate-limits.ts";
 import { registerDocs } from "./routes/docs.ts";
 import { endpoints as defaultEndpoints } from "./routes/index.ts";
 import { validationHook } from "./validation-hook.ts";
@@ -29,6 +32,35 @@ function allowedMethods(endpoints: readonly Endpoint[]): (path: string) => strin
   return (path) => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
 }
 
+/** The address a request came from; "unknown" where there is no socket (in-process tests). */
+function clientAddress(c: Context<AppEnv>): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * Per-client token buckets, before any key is looked up: guessing keys, or flooding with any
+ * of them, is bounded per address. Health probes are not counted.
+ */
+function clientRateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.path === "/healthz" || c.req.path === "/readyz") return next();
+    const limit = buckets.take(clientAddress(c));
+    const headers = rateLimitHeaders(limit);
+    if (!limit.allowed)
+      throw new AppError(
+        "RATE_LIMITED",
+        `Too many requests from this address: retry in ${limit.retryAfterSeconds} s`,
+        { headers },
+      );
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    return next();
+  };
+}
+
 /** What a 503 for an unavailable database tells the client to wait. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
@@ -39,6 +71,7 @@ export function createApp(
 ): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestContext(deps.logger));
+  if (deps.rateLimits?.perClient) app.use(clientRateLimit(deps.rateLimits.perClient));
   for (const endpoint of endpoints) endpoint.register(app, deps);
   registerDocs(app, buildOpenApiDocument(app, deps.publicUrl));
 

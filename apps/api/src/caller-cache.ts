@@ -3,10 +3,13 @@ import type { Caller } from "@sightline/domain";
 /**
  * Remembers recently authenticated keys (by hash) for a few seconds, which halves the database
  * round trips of a typical request. A revocation is immediate in the process that revokes and
- * takes effect elsewhere within `ttlMs`. Failed look-ups are not cached.
+ * takes effect elsewhere within `ttlMs`. Keys found unknown are remembered for `ttlMs` too, so
+ * that guessing keys costs no database look-ups (keys are random: none is created after it was
+ * guessed).
  */
 export class CallerCache {
   readonly #entries = new Map<string, { caller: Caller; expires: number }>();
+  readonly #unknown = new Map<string, number>();
 
   constructor(
     readonly ttlMs = 10_000,
@@ -31,6 +34,24 @@ export class CallerCache {
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     this.#entries.set(keyHash, { caller, expires: this.now() + this.ttlMs });
+  }
+
+  /** A key hash the database does not know. */
+  setUnknown(keyHash: string): void {
+    if (this.ttlMs <= 0) return;
+    if (this.#unknown.size >= this.maxEntries) {
+      const oldest = this.#unknown.keys().next().value;
+      if (oldest !== undefined) this.#unknown.delete(oldest);
+    }
+    this.#unknown.set(keyHash, this.now() + this.ttlMs);
+  }
+
+  isUnknown(keyHash: string): boolean {
+    const expires = this.#unknown.get(keyHash);
+    if (expires === undefined) return false;
+    if (expires > this.now()) return true;
+    this.#unknown.delete(keyHash);
+    return false;
   }
 
   /** Forgets every entry of a key ID (after revocation). */

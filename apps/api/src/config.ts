@@ -34,6 +34,12 @@ export const ApiConfig = z
       SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
       /** … and after this long waiting for a lock. */
       SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+      /** Requests per second one API key may sustain, and its burst; 0 turns the limit off. */
+      SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().min(0).default(20),
+      SIGHTLINE_RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(100),
+      /** The same for one client address, counted before any key is looked up. */
+      SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND: z.coerce.number().min(0).default(50),
+      SIGHTLINE_RATE_LIMIT_CLIENT_BURST: z.coerce.number().int().min(1).default(200),
     }),
     PipelineConfig,
   )

@@ -3,6 +3,7 @@ import type { Caller } from "@sightline/domain";
 import type { Logger } from "@sightline/logging";
 import type { AccessGraphCache, BuiltGraph, ServiceContext } from "@sightline/services";
 import type { CallerCache } from "./caller-cache.ts";
+import type { RateLimits } from "./rate-limits.ts";
 import type { ReadCache } from "./read-cache.ts";
 
 /** Everything the app needs from outside; built once at start-up (or by a test). */
@@ -23,6 +24,8 @@ export interface AppDeps {
   services: ServiceContext;
   /** Access graphs of customers' newest snapshots (endpoint 12), rebuilt when one changes. */
   accessGraphs: AccessGraphCache<BuiltGraph>;
+  /** Token buckets per client address and per API key; none when unset. */
+  rateLimits?: RateLimits;
 }
 
 export type AppEnv = {

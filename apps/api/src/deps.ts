@@ -5,6 +5,7 @@ import type PgBoss from "pg-boss";
 import { CallerCache } from "./caller-cache.ts";
 import type { AppDeps } from "./context.ts";
 import { hashKey } from "./keys.ts";
+import type { RateLimits } from "./rate-limits.ts";
 import { ReadCache } from "./read-cache.ts";
 
 export interface RunningDeps {
@@ -28,6 +29,7 @@ export async function connectAppDeps(options: {
   /** Bounds on each request's queries (`statement_timeout`, `lock_timeout`), in seconds. */
   statementTimeoutSeconds?: number;
   lockTimeoutSeconds?: number;
+  rateLimits?: RateLimits;
 }): Promise<RunningDeps> {
   const database = createDb(options.databaseUrl, {
     maxConnections: options.maxConnections ?? 10,
@@ -57,6 +59,7 @@ export async function connectAppDeps(options: {
       readCache,
       publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
       accessGraphs: new AccessGraphCache<BuiltGraph>(),
+      ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       services: {
         db: database.db,
         boss: options.boss,

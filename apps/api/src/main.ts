@@ -6,6 +6,7 @@ import { loadMasterKey, startJobQueue, startWorker, workerSettingsOf } from "@si
 import { createApp } from "./app.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
+import { TokenBuckets } from "./rate-limits.ts";
 
 /** Resolves once the server listens; rejects with a message naming PORT when it cannot. */
 function listening(server: ServerType, host: string, port: number): Promise<void> {
@@ -61,6 +62,20 @@ async function main() {
     masterKey,
     statementTimeoutSeconds: config.SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS,
     lockTimeoutSeconds: config.SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS,
+    rateLimits: {
+      ...(config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND > 0 && {
+        perKey: new TokenBuckets(
+          config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND,
+          config.SIGHTLINE_RATE_LIMIT_KEY_BURST,
+        ),
+      }),
+      ...(config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND > 0 && {
+        perClient: new TokenBuckets(
+          config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND,
+          config.SIGHTLINE_RATE_LIMIT_CLIENT_BURST,
+        ),
+      }),
+    },
   });
   undo.push(() => running.close());
   // The worker's queries (a large snapshot, a whole account's records) are not bounded like a

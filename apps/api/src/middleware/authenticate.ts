@@ -3,16 +3,29 @@ import { AppError, type Caller } from "@sightline/domain";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { digestsEqual, hashKey } from "../keys.ts";
+import { rateLimitHeaders } from "../rate-limits.ts";
 
 const bearer = /^Bearer ([A-Za-z0-9_.~+/=-]{1,512})$/;
 
-async function resolveCaller(deps: AppDeps, key: string): Promise<Caller | undefined> {
-  const digest = hashKey(key);
+/** The form of every key Sightline issues (`generateApiKey`): anything else is refused unread. */
+const issuedKey = /^sl_[A-Za-z0-9_-]{43}$/;
+
+async function resolveCaller(
+  deps: AppDeps,
+  digest: string,
+  key: string,
+): Promise<Caller | undefined> {
   if (digestsEqual(digest, deps.adminKeyHash)) return { kind: "operator" };
+  if (!issuedKey.test(key)) return undefined;
   const cached = deps.callerCache.get(digest);
   if (cached) return cached;
+  // A key just found unknown is not looked up again for a while: guessing costs no queries.
+  if (deps.callerCache.isUnknown(digest)) return undefined;
   const row = await findApiKeyByHash(deps.db, digest);
-  if (!row || !digestsEqual(row.keyHash, digest)) return undefined;
+  if (!row || !digestsEqual(row.keyHash, digest)) {
+    deps.callerCache.setUnknown(digest);
+    return undefined;
+  }
   const caller: Caller | undefined = row.partnerId
     ? { kind: "partner", partnerId: row.partnerId, keyId: row.id }
     : row.customerId
@@ -33,12 +46,24 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
         { headers: { "www-authenticate": "Bearer" } },
       );
     }
-    const match = bearer.exec(header);
-    const caller = match?.[1] ? await resolveCaller(deps, match[1]) : undefined;
-    if (!caller) {
+    const key = bearer.exec(header)?.[1];
+    const digest = key ? hashKey(key) : undefined;
+    const caller = key && digest ? await resolveCaller(deps, digest, key) : undefined;
+    if (!caller || !digest) {
       throw new AppError("UNAUTHENTICATED", "Invalid API key", {
         headers: { "www-authenticate": 'Bearer error="invalid_token"' },
       });
+    }
+    const limit = deps.rateLimits?.perKey?.take(digest);
+    if (limit) {
+      const headers = rateLimitHeaders(limit);
+      if (!limit.allowed)
+        throw new AppError(
+          "RATE_LIMITED",
+          `Too many requests with this API key: retry in ${limit.retryAfterSeconds} s`,
+          { headers },
+        );
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
     }
     c.set("caller", caller);
     // An answer for one caller must not be kept by a shared cache or the browser.

@@ -1,0 +1,68 @@
+/** What one bucket said about a request: whether it may go on, and the RateLimit-* figures. */
+export interface RateDecision {
+  allowed: boolean;
+  /** The bucket's size (RateLimit-Limit). */
+  limit: number;
+  /** Whole requests left now (RateLimit-Remaining). */
+  remaining: number;
+  /** Seconds until the bucket is full again (RateLimit-Reset). */
+  resetSeconds: number;
+  /** When refused: seconds until one request may go (Retry-After). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Token buckets by name (an API key's hash, a client address): each holds up to `burst`
+ * requests and refills at `perSecond`. Memory is bounded: past `maxEntries` names, the ones
+ * used longest ago are forgotten (a forgotten bucket starts full, which only errs toward
+ * letting a request through).
+ */
+export class TokenBuckets {
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly perSecond: number,
+    readonly burst: number,
+    readonly maxEntries = 50_000,
+    readonly now: () => number = performance.now.bind(performance),
+  ) {}
+
+  take(name: string): RateDecision {
+    const now = this.now();
+    const bucket = this.#buckets.get(name);
+    let tokens = this.burst;
+    if (bucket) {
+      tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+      this.#buckets.delete(name); // re-inserted below: the map stays in order of last use
+    } else if (this.#buckets.size >= this.maxEntries) {
+      const oldest = this.#buckets.keys().next().value;
+      if (oldest !== undefined) this.#buckets.delete(oldest);
+    }
+    const allowed = tokens >= 1;
+    if (allowed) tokens -= 1;
+    this.#buckets.set(name, { tokens, at: now });
+    return {
+      allowed,
+      limit: this.burst,
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((this.burst - tokens) / this.perSecond),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.perSecond)),
+    };
+  }
+}
+
+/** The per-client and per-key limits of one API process; either may be off. */
+export interface RateLimits {
+  perClient?: TokenBuckets;
+  perKey?: TokenBuckets;
+}
+
+/** RateLimit-* headers (IETF draft) for a decision. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    "ratelimit-limit": String(decision.limit),
+    "ratelimit-remaining": String(decision.remaining),
+    "ratelimit-reset": String(decision.resetSeconds),
+    ...(decision.allowed ? {} : { "retry-after": String(decision.retryAfterSeconds) }),
+  };
+}
