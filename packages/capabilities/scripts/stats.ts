@@ -13,7 +13,13 @@ import {
   listIamAdministerActions,
 } from "../src/deny-iam-admin.ts";
 import { measurePolicySize } from "../src/policy-document.ts";
-import { compareWithK9, K9_2021, K9_2022 } from "./compare-k9.ts";
+import {
+  compareWithK9,
+  formatLeaveOneServiceOut,
+  K9_2021,
+  K9_2022,
+  leaveOneServiceOut,
+} from "./compare-k9.ts";
 
 // Prints the figures quoted in README.md: `pnpm --filter @sightline/capabilities stats`.
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -49,6 +55,8 @@ for (const file of [K9_2022, K9_2021]) {
     `k9 ${file}: ${c.agreeing}/${c.compared} actions agree (${pct(c.agreement)}), rules alone ${pct(c.rulesOnlyAgreement)}, ${c.disagreements.length} kept disagreements, ${c.missing.length} reference actions not in iam-data`,
   );
 }
+for (const file of [K9_2022, K9_2021])
+  console.log(`k9 ${formatLeaveOneServiceOut(leaveOneServiceOut(file))}`);
 
 const boundary = buildDenyIamAdminBoundaryPolicy();
 console.log(
