@@ -13,6 +13,7 @@ import {
   listIamAdministerActions,
 } from "../src/deny-iam-admin.ts";
 import { measurePolicySize } from "../src/policy-document.ts";
+import { formatAzureRoleResult, pooledAzureAgreement, runAzureRoleChecks } from "./azure-roles.ts";
 import {
   compareWithK9,
   formatLeaveOneServiceOut,
@@ -20,6 +21,7 @@ import {
   K9_2022,
   leaveOneServiceOut,
 } from "./compare-k9.ts";
+import { formatManagedPolicyResult, runManagedPolicyChecks } from "./managed-policies.ts";
 
 // Prints the figures quoted in README.md: `pnpm --filter @sightline/capabilities stats`.
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -57,6 +59,10 @@ for (const file of [K9_2022, K9_2021]) {
 }
 for (const file of [K9_2022, K9_2021])
   console.log(`k9 ${formatLeaveOneServiceOut(leaveOneServiceOut(file))}`);
+
+console.log("AWS managed policies (reference/aws-managed-policies):");
+for (const r of runManagedPolicyChecks())
+  console.log(formatManagedPolicyResult(r, 20).replace(/^/gm, "  "));
 
 const boundary = buildDenyIamAdminBoundaryPolicy();
 console.log(
