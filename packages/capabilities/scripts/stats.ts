@@ -77,3 +77,9 @@ console.log(
 for (const cap of CAPABILITIES) {
   console.log(`  ${cap}: ${azure.filter((o) => o.capabilities.includes(cap)).length}`);
 }
+const roleChecks = runAzureRoleChecks();
+const pooled = pooledAzureAgreement(roleChecks);
+console.log(
+  `Azure built-in roles (reference/azure/built-in-roles-raw.json): ${pooled.agreeing}/${pooled.compared} operations agree with their role's label (${pct(pooled.agreement)})`,
+);
+for (const r of roleChecks) console.log(formatAzureRoleResult(r, 20).replace(/^/gm, "  "));
