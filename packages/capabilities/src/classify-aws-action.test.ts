@@ -72,6 +72,17 @@ describe("AWS classification rules", () => {
     ["PassWidget", "Write", undefined, ["administer-resource"], "pass-to-service"],
     ["UpdateWidget", "Write", undefined, ["administer-resource"], "write-control-plane"],
     ["PurgeQueue", "Write", undefined, ["delete-data"], "purge"],
+    ["PassWidget", "Read", undefined, ["use-resource"], "pass-to-service"],
+    ["CreateSession", "Write", undefined, ["use-resource"], "use-resource"],
+    ["CreateWidgetSession", "Write", undefined, ["administer-resource"], "write-control-plane"],
+    ["GetSessionEndpoint", "Write", undefined, ["use-resource"], "use-resource"],
+    ["AccessWidgetData", "Permissions management", undefined, ["use-resource"], "use-resource"],
+    ["CancelQuery", "Write", undefined, ["use-resource"], "run-query"],
+    ["StopQueryExecution", "Write", undefined, ["use-resource"], "run-query"],
+    ["StartExportTask", "Write", undefined, ["write-data"], "export-data"],
+    ["CancelExportTask", "Write", undefined, ["write-data"], "export-data"],
+    ["TagSession", "Tagging", undefined, ["write-data"], "tagging-credentials"],
+    ["TagGetWidgetToken", "Tagging", undefined, ["write-data"], "tagging-credentials"],
   ] as const)("%s (%s, %s) -> %j by %s", (name, level, category, caps, rule) => {
     const result = classify(name, level, category);
     expect(result.capabilities).toEqual(caps);
