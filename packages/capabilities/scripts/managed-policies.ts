@@ -150,9 +150,10 @@ export function managedPolicyChecks(policies: Record<string, ManagedPolicy>): Ma
     },
     {
       id: "security-audit",
-      description: "SecurityAudit grants no write, delete or administration",
+      description:
+        "SecurityAudit reads configuration: no data read, write, delete or administration",
       policies: ["SecurityAudit"],
-      forbidden: ["write-data", "delete-data", "administer-resource"],
+      forbidden: ["read-data", "write-data", "delete-data", "administer-resource"],
     },
   ];
 }

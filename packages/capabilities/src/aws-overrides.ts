@@ -12,6 +12,17 @@ export interface AwsOverride {
  * name an action that exists in iam-data (a test checks it).
  */
 export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
+  // Account, Data Pipeline
+  "account:GetPrimaryEmail": {
+    capabilities: ["read-config"],
+    reason:
+      "the account's contact address, like its other contact information; AWS's SecurityAudit names it",
+  },
+  "datapipeline:QueryObjects": {
+    capabilities: ["read-config"],
+    reason:
+      "queries a pipeline's definition objects and run instances, not the data it moves; AWS's SecurityAudit names it",
+  },
   // CloudTrail, CloudWatch
   "cloudtrail:LookupEvents": {
     capabilities: ["read-config"],

@@ -75,6 +75,9 @@ const isData = (f: AwsActionFacts) => isDataNoun(f.words.noun, f.category);
 
 /** Activity data about the account's own identities (credential reports, last-used data). */
 function isUsageReport(noun: readonly string[]): boolean {
+  // `GetFindingsReportStatus` is about the report, not its content.
+  const head = last(noun);
+  if (head !== undefined && CONFIG_WORDS.has(head)) return false;
   return (
     has(noun, "Report", "Reports") ||
     (has(noun, "Last") && has(noun, "Used", "Accessed")) ||

@@ -263,6 +263,10 @@ export const CONFIG_CONTEXT = new Set([
   "Configuration",
   "Schema",
   "Default",
+  // Catalogue entries, registries and insights describe other resources or findings about them.
+  "Catalog",
+  "Registry",
+  "Insight",
 ]);
 
 /** Copies of data: deleting one destroys data without reconfiguring a live resource. */

@@ -83,6 +83,12 @@ describe("AWS classification rules", () => {
     ["CancelExportTask", "Write", undefined, ["write-data"], "export-data"],
     ["TagSession", "Tagging", undefined, ["write-data"], "tagging-credentials"],
     ["TagGetWidgetToken", "Tagging", undefined, ["write-data"], "tagging-credentials"],
+    ["GetCredentialReport", "Read", undefined, ["read-data"], "usage-report"],
+    ["GetFindingsReportStatus", "Read", undefined, ["read-config"], "read-config"],
+    ["GetRepositoryCatalogData", "Read", undefined, ["read-config"], "read-config"],
+    ["GetRegistryRecord", "Read", undefined, ["read-config"], "read-config"],
+    ["GetInsightResults", "Read", undefined, ["read-config"], "read-config"],
+    ["GetQueryResults", "Read", undefined, ["read-data"], "read-data-noun"],
   ] as const)("%s (%s, %s) -> %j by %s", (name, level, category, caps, rule) => {
     const result = classify(name, level, category);
     expect(result.capabilities).toEqual(caps);
