@@ -22,6 +22,7 @@ import {
   leaveOneServiceOut,
 } from "./compare-k9.ts";
 import { formatManagedPolicyResult, runManagedPolicyChecks } from "./managed-policies.ts";
+import { findSiblingViolations, formatSiblingViolations } from "./sibling-consistency.ts";
 
 // Prints the figures quoted in README.md: `pnpm --filter @sightline/capabilities stats`.
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -63,6 +64,8 @@ for (const file of [K9_2022, K9_2021])
 console.log("AWS managed policies (reference/aws-managed-policies):");
 for (const r of runManagedPolicyChecks())
   console.log(formatManagedPolicyResult(r, 20).replace(/^/gm, "  "));
+
+console.log(formatSiblingViolations(findSiblingViolations()));
 
 const boundary = buildDenyIamAdminBoundaryPolicy();
 console.log(

@@ -34,6 +34,11 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason:
       "returns the same metric datapoints as GetMetricStatistics (read-config); AWS's ViewOnlyAccess grants both",
   },
+  "cloudwatch:DeleteMetricStream": {
+    capabilities: ["administer-resource"],
+    reason:
+      "a metric stream forwards metrics to Firehose and holds none; deleting it deletes no data (PutMetricStream is administer-resource)",
+  },
   // DynamoDB
   "dynamodb:CreateTableReplica": {
     capabilities: ["administer-resource", "write-data"],
@@ -124,6 +129,12 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
   "managedblockchain:POST": {
     capabilities: ["use-resource"],
     reason: "sends HTTP POST requests to an Ethereum node, like its Invoke (use-resource)",
+  },
+  // Pinpoint
+  "mobiletargeting:DeleteEventStream": {
+    capabilities: ["administer-resource"],
+    reason:
+      "an event stream is the setting that exports events to Kinesis; deleting it deletes no data (PutEventStream is administer-resource)",
   },
   // RDS
   "rds:CrossRegionCommunication": {

@@ -296,6 +296,12 @@ export const AWS_RULES: readonly AwsRule[] = [
         : undefined,
   },
   {
+    // A `Get` of data that iam-data rates Write still reads it (`backup-storage:GetChunk`).
+    id: "get-data-rated-write",
+    match: (f) =>
+      f.accessLevel === "Write" && f.words.verb === "Get" && isData(f) ? READ : undefined,
+  },
+  {
     id: "read-config",
     match: (f) => (isRead(f) ? CONFIG : undefined),
   },

@@ -213,6 +213,8 @@ export const CONFIG_WORDS = new Set([
   "Uploads",
   "Versions",
   "Summary",
+  "Preference",
+  "Preferences",
 ]);
 
 /**

@@ -89,6 +89,7 @@ describe("AWS classification rules", () => {
     ["GetRegistryRecord", "Read", undefined, ["read-config"], "read-config"],
     ["GetInsightResults", "Read", undefined, ["read-config"], "read-config"],
     ["GetQueryResults", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["GetChunk", "Write", undefined, ["read-data"], "get-data-rated-write"],
   ] as const)("%s (%s, %s) -> %j by %s", (name, level, category, caps, rule) => {
     const result = classify(name, level, category);
     expect(result.capabilities).toEqual(caps);
