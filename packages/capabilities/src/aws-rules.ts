@@ -153,11 +153,12 @@ export const AWS_RULES: readonly AwsRule[] = [
     },
   },
   {
-    // Exporting a resource's data (a snapshot to S3) writes it out; cancelling leaves part of it.
+    // Exporting a resource's data (a snapshot or log group to S3) writes it out; cancelling leaves
+    // part of it (k9: rds:StartExportTask, rds:CancelExportTask).
     id: "export-data",
     match: (f) => {
       const { verb, noun } = f.words;
-      if (verb !== "Start" && verb !== "Cancel") return undefined;
+      if (verb !== "Start" && verb !== "Create" && verb !== "Cancel") return undefined;
       return noun[0] === "Export" && last(noun) === "Task" ? WRITE : undefined;
     },
   },

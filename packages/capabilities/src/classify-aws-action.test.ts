@@ -81,6 +81,7 @@ describe("AWS classification rules", () => {
     ["StopQueryExecution", "Write", undefined, ["use-resource"], "run-query"],
     ["StartExportTask", "Write", undefined, ["write-data"], "export-data"],
     ["CancelExportTask", "Write", undefined, ["write-data"], "export-data"],
+    ["CreateExportTask", "Write", undefined, ["write-data"], "export-data"],
     ["TagSession", "Tagging", undefined, ["write-data"], "tagging-credentials"],
     ["TagGetWidgetToken", "Tagging", undefined, ["write-data"], "tagging-credentials"],
     ["GetCredentialReport", "Read", undefined, ["read-data"], "usage-report"],
