@@ -95,6 +95,109 @@ export function compareWithK9(file: string): K9Comparison {
   };
 }
 
+/** Agreement on one k9 service with the overrides for its prefixes left out. */
+export interface K9HeldOutService {
+  service: string;
+  /** IAM prefixes of the service's actions, whose overrides were left out. */
+  prefixes: string[];
+  compared: number;
+  agreeing: number;
+  agreement: number;
+  /** Overrides left out that name one of the service's reference actions. */
+  heldOutOverrides: number;
+}
+
+export interface K9LeaveOneServiceOut {
+  file: string;
+  services: K9HeldOutService[];
+  /** Pooled over the reference actions (each judged with its own services' overrides left out). */
+  compared: number;
+  agreeing: number;
+  agreement: number;
+}
+
+/**
+ * Cross-validation: each k9 service is judged by the rules plus the overrides written for other
+ * services only, so no override tuned on its own reference actions helps it. Overrides are keyed
+ * by action, so this is the rules alone on the held-out service; it says how the rules generalise.
+ */
+export function leaveOneServiceOut(file: string): K9LeaveOneServiceOut {
+  const raw = JSON.parse(readFileSync(new URL(file, K9_REFERENCE), "utf8")) as CapabilityMap;
+  const reference = readK9Reference(file);
+  const prefixOf = (action: string) => action.split(":")[0]?.toLowerCase() ?? "";
+  const servicePrefixes = new Map<string, Set<string>>();
+  const servicesOf = new Map<string, Set<string>>();
+  for (const [service, caps] of Object.entries(raw)) {
+    const prefixes = servicePrefixes.get(service) ?? new Set<string>();
+    for (const action of Object.values(caps).flat()) {
+      prefixes.add(prefixOf(action));
+      const lower = action.toLowerCase();
+      servicesOf.set(lower, (servicesOf.get(lower) ?? new Set()).add(service));
+    }
+    servicePrefixes.set(service, prefixes);
+  }
+  const judge = (lower: string, heldOut: ReadonlySet<string>) => {
+    const info = findAwsAction(lower);
+    if (!info) return undefined;
+    const override = findAwsOverride(info.action);
+    const [, name = ""] = info.action.split(":");
+    const caps =
+      override && !heldOut.has(info.prefix.toLowerCase())
+        ? sortCapabilities(override.capabilities)
+        : classifyAwsActionByRules({
+            prefix: info.prefix,
+            name,
+            accessLevel: info.accessLevel as AwsAccessLevel,
+            category: awsServiceCategory(info.prefix),
+          }).capabilities;
+    return { agrees: sameSet(caps, sortCapabilities(reference.get(lower) ?? [])), override };
+  };
+  const services: K9HeldOutService[] = [];
+  for (const [service, prefixes] of [...servicePrefixes].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    let compared = 0;
+    let agreeing = 0;
+    let heldOutOverrides = 0;
+    for (const [lower, of] of servicesOf) {
+      if (!of.has(service)) continue;
+      const verdict = judge(lower, prefixes);
+      if (!verdict) continue;
+      compared++;
+      if (verdict.agrees) agreeing++;
+      if (verdict.override) heldOutOverrides++;
+    }
+    if (compared === 0) continue;
+    services.push({
+      service,
+      prefixes: [...prefixes].sort(),
+      compared,
+      agreeing,
+      agreement: agreeing / compared,
+      heldOutOverrides,
+    });
+  }
+  let compared = 0;
+  let agreeing = 0;
+  for (const [lower, of] of servicesOf) {
+    const heldOut = new Set([...of].flatMap((s) => [...(servicePrefixes.get(s) ?? [])]));
+    const verdict = judge(lower, heldOut);
+    if (!verdict) continue;
+    compared++;
+    if (verdict.agrees) agreeing++;
+  }
+  return { file, services, compared, agreeing, agreement: agreeing / compared };
+}
+
+export function formatLeaveOneServiceOut(l: K9LeaveOneServiceOut): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return [
+    `${l.file} leave-one-service-out: ${l.agreeing}/${l.compared} actions agree (${pct(l.agreement)})`,
+    ...l.services.map(
+      (s) =>
+        `  ${s.service} (${s.prefixes.join(", ")}): ${s.agreeing}/${s.compared} (${pct(s.agreement)}), ${s.heldOutOverrides} overrides left out`,
+    ),
+  ].join("\n");
+}
+
 export function formatK9Comparison(c: K9Comparison): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const lines = [

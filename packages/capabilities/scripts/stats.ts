@@ -13,7 +13,16 @@ import {
   listIamAdministerActions,
 } from "../src/deny-iam-admin.ts";
 import { measurePolicySize } from "../src/policy-document.ts";
-import { compareWithK9, K9_2021, K9_2022 } from "./compare-k9.ts";
+import { formatAzureRoleResult, pooledAzureAgreement, runAzureRoleChecks } from "./azure-roles.ts";
+import {
+  compareWithK9,
+  formatLeaveOneServiceOut,
+  K9_2021,
+  K9_2022,
+  leaveOneServiceOut,
+} from "./compare-k9.ts";
+import { formatManagedPolicyResult, runManagedPolicyChecks } from "./managed-policies.ts";
+import { findSiblingViolations, formatSiblingViolations } from "./sibling-consistency.ts";
 
 // Prints the figures quoted in README.md: `pnpm --filter @sightline/capabilities stats`.
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -49,6 +58,14 @@ for (const file of [K9_2022, K9_2021]) {
     `k9 ${file}: ${c.agreeing}/${c.compared} actions agree (${pct(c.agreement)}), rules alone ${pct(c.rulesOnlyAgreement)}, ${c.disagreements.length} kept disagreements, ${c.missing.length} reference actions not in iam-data`,
   );
 }
+for (const file of [K9_2022, K9_2021])
+  console.log(`k9 ${formatLeaveOneServiceOut(leaveOneServiceOut(file))}`);
+
+console.log("AWS managed policies (reference/aws-managed-policies):");
+for (const r of runManagedPolicyChecks())
+  console.log(formatManagedPolicyResult(r, 20).replace(/^/gm, "  "));
+
+console.log(formatSiblingViolations(findSiblingViolations()));
 
 const boundary = buildDenyIamAdminBoundaryPolicy();
 console.log(
@@ -63,3 +80,9 @@ console.log(
 for (const cap of CAPABILITIES) {
   console.log(`  ${cap}: ${azure.filter((o) => o.capabilities.includes(cap)).length}`);
 }
+const roleChecks = runAzureRoleChecks();
+const pooled = pooledAzureAgreement(roleChecks);
+console.log(
+  `Azure built-in roles (reference/azure/built-in-roles-raw.json): ${pooled.agreeing}/${pooled.compared} operations agree with their role's label (${pct(pooled.agreement)})`,
+);
+for (const r of roleChecks) console.log(formatAzureRoleResult(r, 20).replace(/^/gm, "  "));

@@ -12,6 +12,33 @@ export interface AwsOverride {
  * name an action that exists in iam-data (a test checks it).
  */
 export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
+  // Account, Data Pipeline
+  "account:GetPrimaryEmail": {
+    capabilities: ["read-config"],
+    reason:
+      "the account's contact address, like its other contact information; AWS's SecurityAudit names it",
+  },
+  "datapipeline:QueryObjects": {
+    capabilities: ["read-config"],
+    reason:
+      "queries a pipeline's definition objects and run instances, not the data it moves; AWS's SecurityAudit names it",
+  },
+  // CloudTrail, CloudWatch
+  "cloudtrail:LookupEvents": {
+    capabilities: ["read-config"],
+    reason:
+      "event history holds management events, records of control-plane calls; AWS's ViewOnlyAccess and SecurityAudit grant it",
+  },
+  "cloudwatch:GetMetricData": {
+    capabilities: ["read-config"],
+    reason:
+      "returns the same metric datapoints as GetMetricStatistics (read-config); AWS's ViewOnlyAccess grants both",
+  },
+  "cloudwatch:DeleteMetricStream": {
+    capabilities: ["administer-resource"],
+    reason:
+      "a metric stream forwards metrics to Firehose and holds none; deleting it deletes no data (PutMetricStream is administer-resource)",
+  },
   // DynamoDB
   "dynamodb:CreateTableReplica": {
     capabilities: ["administer-resource", "write-data"],
@@ -78,17 +105,38 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason:
       "differs from k9 (write-data): principal tags feed aws:PrincipalTag conditions, so they change who can access what",
   },
+  // IoT: iam-data rates these two reads of a connected MQTT client Write.
+  "iot:GetConnection": {
+    capabilities: ["read-config"],
+    reason: "reads a client's connection details; AWS's ReadOnlyAccess grants it (iot:Get*)",
+  },
+  "iot:ListSubscriptions": {
+    capabilities: ["read-config"],
+    reason:
+      "lists a client's topic subscriptions; AWS's ReadOnlyAccess and SecurityAudit grant it (iot:List*)",
+  },
   // KMS
   "kms:DeleteCustomKeyStore": {
     capabilities: ["administer-resource"],
     reason:
       "differs from k9 (delete-data): a key store can be deleted only once it holds no KMS keys, so no data is lost",
   },
-  // RDS
-  "rds:CancelExportTask": {
-    capabilities: ["write-data"],
-    reason: "as k9: stops a snapshot export part-way, leaving partial data in S3",
+  // Managed Blockchain: raw JSON-RPC requests to an Ethereum node (apigateway:GET… are control plane).
+  "managedblockchain:GET": {
+    capabilities: ["use-resource"],
+    reason: "sends HTTP GET requests to an Ethereum node, like its Invoke (use-resource)",
   },
+  "managedblockchain:POST": {
+    capabilities: ["use-resource"],
+    reason: "sends HTTP POST requests to an Ethereum node, like its Invoke (use-resource)",
+  },
+  // Pinpoint
+  "mobiletargeting:DeleteEventStream": {
+    capabilities: ["administer-resource"],
+    reason:
+      "an event stream is the setting that exports events to Kinesis; deleting it deletes no data (PutEventStream is administer-resource)",
+  },
+  // RDS
   "rds:CrossRegionCommunication": {
     capabilities: ["read-data", "write-data"],
     reason:
@@ -97,10 +145,6 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
   "rds:DeleteOptionGroup": {
     capabilities: ["administer-resource"],
     reason: "differs from k9 (delete-data): an option group holds engine settings, not data",
-  },
-  "rds:StartExportTask": {
-    capabilities: ["write-data"],
-    reason: "as k9: writes a snapshot's data out to S3",
   },
   // S3
   "s3:InitiateReplication": {
@@ -177,10 +221,6 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
   "sts:GetCallerIdentity": {
     capabilities: ["read-data"],
     reason: "as k9: returns the caller's own account, user and ARN",
-  },
-  "sts:TagSession": {
-    capabilities: ["write-data"],
-    reason: "as k9: session tags ride on the caller's own session, not on a resource",
   },
 };
 

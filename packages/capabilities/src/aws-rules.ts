@@ -75,6 +75,9 @@ const isData = (f: AwsActionFacts) => isDataNoun(f.words.noun, f.category);
 
 /** Activity data about the account's own identities (credential reports, last-used data). */
 function isUsageReport(noun: readonly string[]): boolean {
+  // `GetFindingsReportStatus` is about the report, not its content.
+  const head = last(noun);
+  if (head !== undefined && CONFIG_WORDS.has(head)) return false;
   return (
     has(noun, "Report", "Reports") ||
     (has(noun, "Last") && has(noun, "Used", "Accessed")) ||
@@ -114,7 +117,9 @@ export const AWS_RULES: readonly AwsRule[] = [
   {
     // Handing a role or resource to a service delegates its power (iam:PassRole).
     id: "pass-to-service",
-    match: (f) => (f.words.verb === "Pass" ? ADMIN : undefined),
+    // A pass that AWS rates Read hands over a reference for the service to use (a connection, a
+    // Clean Rooms membership) without granting more: use-resource.
+    match: (f) => (f.words.verb === "Pass" ? (isRead(f) ? USE : ADMIN) : undefined),
   },
   {
     // Statements and transactions run through a data API can change data.
@@ -142,7 +147,19 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => {
       const { verb, noun } = f.words;
       const runs = verb === "Start" || verb === "Run";
-      return runs && (noun[0] === "Query" || noun[0] === "Queries") ? USE : undefined;
+      const ends = verb === "Cancel" || verb === "Stop";
+      const query = noun[0] === "Query" || noun[0] === "Queries";
+      return (runs || ends) && query ? USE : undefined;
+    },
+  },
+  {
+    // Exporting a resource's data (a snapshot or log group to S3) writes it out; cancelling leaves
+    // part of it (k9: rds:StartExportTask, rds:CancelExportTask).
+    id: "export-data",
+    match: (f) => {
+      const { verb, noun } = f.words;
+      if (verb !== "Start" && verb !== "Create" && verb !== "Cancel") return undefined;
+      return noun[0] === "Export" && last(noun) === "Task" ? WRITE : undefined;
     },
   },
   {
@@ -156,6 +173,11 @@ export const AWS_RULES: readonly AwsRule[] = [
       // Running commands on an instance or sending a login key enters it.
       if (verb === "Send" && has(noun, "Command", "SSH", "Serial")) return USE;
       if (verb === "Execute") return USE;
+      // A session opened on a service (`s3express:CreateSession`) or its connection endpoint.
+      if (verb === "Create" && noun.length === 1 && noun[0] === "Session") return USE;
+      if (verb === "Get" && has(noun, "Session") && last(noun) === "Endpoint") return USE;
+      // A gate on a data-plane API (`ds:AccessDSData`); AWS rates the read gates Read.
+      if (verb === "Access" && !isRead(f)) return USE;
       return undefined;
     },
   },
@@ -188,6 +210,14 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => {
       if (f.accessLevel !== "Tagging" || !has(f.words.noun, ...DATA_NOUNS)) return undefined;
       return isDelete(f) || f.words.verb === "Untag" ? DELETE : WRITE;
+    },
+  },
+  {
+    // Tags on a session or token ride on the caller's credentials (sts:TagSession, as k9).
+    id: "tagging-credentials",
+    match: (f) => {
+      if (f.accessLevel !== "Tagging") return undefined;
+      return has(f.words.noun, "Session") || last(f.words.noun) === "Token" ? WRITE : undefined;
     },
   },
   {
@@ -265,6 +295,12 @@ export const AWS_RULES: readonly AwsRule[] = [
       isData(f)
         ? READ
         : undefined,
+  },
+  {
+    // A `Get` of data that iam-data rates Write still reads it (`backup-storage:GetChunk`).
+    id: "get-data-rated-write",
+    match: (f) =>
+      f.accessLevel === "Write" && f.words.verb === "Get" && isData(f) ? READ : undefined,
   },
   {
     id: "read-config",

@@ -213,6 +213,8 @@ export const CONFIG_WORDS = new Set([
   "Uploads",
   "Versions",
   "Summary",
+  "Preference",
+  "Preferences",
 ]);
 
 /**
@@ -263,6 +265,10 @@ export const CONFIG_CONTEXT = new Set([
   "Configuration",
   "Schema",
   "Default",
+  // Catalogue entries, registries and insights describe other resources or findings about them.
+  "Catalog",
+  "Registry",
+  "Insight",
 ]);
 
 /** Copies of data: deleting one destroys data without reconfiguring a live resource. */

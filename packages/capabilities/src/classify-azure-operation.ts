@@ -65,7 +65,20 @@ const READ_WORDS = new Set([
   "release",
   "numsub",
   "numpat",
+  "channels",
   "scriptexists",
+]);
+/**
+ * Data actions that deliver data to the caller: a pub/sub subscription receives every message
+ * published (Garnet, Event Grid MQTT), IoT Hub's file-upload notifications. On the control plane
+ * `subscribe…` creates an event subscription and stays use-resource.
+ */
+const DATA_READ_WORDS = new Set([
+  "subscribe",
+  "psubscribe",
+  "unsubscribe",
+  "punsubscribe",
+  "notifications",
 ]);
 const DELETE_WORDS = new Set([
   "delete",
@@ -93,9 +106,6 @@ const USE_WORDS = new Set([
   "console",
   "invoke",
   "subscribe",
-  "psubscribe",
-  "unsubscribe",
-  "punsubscribe",
   "user",
 ]);
 /** Sending input to a hosted model or AI service uses it without reading stored data. */
@@ -144,7 +154,8 @@ function classifyDataAction(
   if (type === "write") return { capabilities: ["write-data"], rule: "data-write" };
   if (type === "delete") return { capabilities: ["delete-data"], rule: "data-delete" };
   if (DELETE_WORDS.has(word)) return { capabilities: ["delete-data"], rule: "data-action-delete" };
-  if (READ_WORDS.has(word)) return { capabilities: ["read-data"], rule: "data-action-read" };
+  if (READ_WORDS.has(word) || DATA_READ_WORDS.has(word))
+    return { capabilities: ["read-data"], rule: "data-action-read" };
   const login = segment.toLowerCase().includes("login");
   if (login || words.some((w) => INFERENCE_WORDS.has(w) || USE_WORDS.has(w)))
     return { capabilities: ["use-resource"], rule: "data-action-use" };
