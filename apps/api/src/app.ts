@@ -32,8 +32,15 @@ function allowedMethods(endpoints: readonly Endpoint[]): (path: string) => strin
   return (path) => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
 }
 
-/** The address a request came from; "unknown" where there is no socket (in-process tests). */
-function clientAddress(c: Context<AppEnv>): string {
+/**
+ * The address a request came from; "unknown" where there is no socket (in-process tests).
+ * Behind a trusted proxy, the address that proxy saw: the last entry of X-Forwarded-For.
+ */
+function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").pop()?.trim();
+    if (forwarded) return forwarded;
+  }
   try {
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
@@ -45,10 +52,10 @@ function clientAddress(c: Context<AppEnv>): string {
  * Per-client token buckets, before any key is looked up: guessing keys, or flooding with any
  * of them, is bounded per address. Health probes are not counted.
  */
-function clientRateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
+function clientRateLimit(buckets: TokenBuckets, trustProxy: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.path === "/healthz" || c.req.path === "/readyz") return next();
-    const limit = buckets.take(clientAddress(c));
+    const limit = buckets.take(clientAddress(c, trustProxy));
     const headers = rateLimitHeaders(limit);
     if (!limit.allowed)
       throw new AppError(
@@ -71,7 +78,14 @@ export function createApp(
 ): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestContext(deps.logger));
-  if (deps.rateLimits?.perClient) app.use(clientRateLimit(deps.rateLimits.perClient));
+  if (deps.https)
+    app.use(async (c, next) => {
+      // Set before the response exists, like the request id: no copy of the response.
+      c.header("strict-transport-security", "max-age=31536000; includeSubDomains");
+      return next();
+    });
+  if (deps.rateLimits?.perClient)
+    app.use(clientRateLimit(deps.rateLimits.perClient, deps.trustProxy ?? false));
   for (const endpoint of endpoints) endpoint.register(app, deps);
   registerDocs(app, buildOpenApiDocument(app, deps.publicUrl));
 

@@ -40,8 +40,23 @@ export const ApiConfig = z
       /** The same for one client address, counted before any key is looked up. */
       SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND: z.coerce.number().min(0).default(50),
       SIGHTLINE_RATE_LIMIT_CLIENT_BURST: z.coerce.number().int().min(1).default(200),
+      /** PEM files: when both are set, the API serves HTTPS (reloaded on SIGHUP). */
+      TLS_CERT_FILE: z.string().min(1).optional(),
+      TLS_KEY_FILE: z.string().min(1).optional(),
+      /** Behind a proxy: the client address is the last one in X-Forwarded-For. */
+      TRUST_PROXY: z
+        .enum(["true", "false"], { message: "must be true or false" })
+        .default("false")
+        .transform((value) => value === "true"),
     }),
     PipelineConfig,
+  )
+  .refine(
+    (config) => (config.TLS_CERT_FILE === undefined) === (config.TLS_KEY_FILE === undefined),
+    {
+      path: ["TLS_KEY_FILE"],
+      message: "TLS_CERT_FILE and TLS_KEY_FILE are set together, or neither",
+    },
   )
   .refine(
     (config) =>

@@ -26,6 +26,10 @@ export interface AppDeps {
   accessGraphs: AccessGraphCache<BuiltGraph>;
   /** Token buckets per client address and per API key; none when unset. */
   rateLimits?: RateLimits;
+  /** Served over HTTPS: answers carry Strict-Transport-Security. */
+  https?: boolean;
+  /** Behind a proxy: the client address is the last entry of X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 export type AppEnv = {

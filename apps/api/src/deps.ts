@@ -30,6 +30,8 @@ export async function connectAppDeps(options: {
   statementTimeoutSeconds?: number;
   lockTimeoutSeconds?: number;
   rateLimits?: RateLimits;
+  https?: boolean;
+  trustProxy?: boolean;
 }): Promise<RunningDeps> {
   const database = createDb(options.databaseUrl, {
     maxConnections: options.maxConnections ?? 10,
@@ -60,6 +62,8 @@ export async function connectAppDeps(options: {
       publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
       accessGraphs: new AccessGraphCache<BuiltGraph>(),
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+      ...(options.https ? { https: true } : {}),
+      ...(options.trustProxy ? { trustProxy: true } : {}),
       services: {
         db: database.db,
         boss: options.boss,

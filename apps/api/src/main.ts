@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import path from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { createDb, loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
@@ -22,6 +24,15 @@ function listening(server: ServerType, host: string, port: number): Promise<void
       ),
     );
   });
+}
+
+/** The PEM certificate chain and key of TLS_CERT_FILE and TLS_KEY_FILE. */
+async function readTls(config: ApiConfig): Promise<{ cert: Buffer; key: Buffer }> {
+  const [cert, key] = await Promise.all([
+    readFile(config.TLS_CERT_FILE as string),
+    readFile(config.TLS_KEY_FILE as string),
+  ]);
+  return { cert, key };
 }
 
 /** What a start that fails half-way must undo, last first, so that no Postgres is left behind. */
@@ -52,7 +63,9 @@ async function main() {
     dataDir,
     logger,
   });
-  const publicUrl = config.SIGHTLINE_PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  const tls = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? await readTls(config) : undefined;
+  const scheme = tls ? "https" : "http";
+  const publicUrl = config.SIGHTLINE_PUBLIC_URL ?? `${scheme}://${config.HOST}:${config.PORT}`;
   const running = await connectAppDeps({
     databaseUrl: database.url,
     adminKey,
@@ -62,6 +75,8 @@ async function main() {
     masterKey,
     statementTimeoutSeconds: config.SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS,
     lockTimeoutSeconds: config.SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS,
+    https: tls !== undefined,
+    trustProxy: config.TRUST_PROXY,
     rateLimits: {
       ...(config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND > 0 && {
         perKey: new TokenBuckets(
@@ -88,16 +103,32 @@ async function main() {
       fetch: createApp(running.deps).fetch,
       hostname: config.HOST,
       port: config.PORT,
+      ...(tls ? { createServer: createHttpsServer } : {}),
       // Slow clients are cut off: each held connection buffers up to the body limit.
       serverOptions: {
+        ...tls,
         requestTimeout: config.SIGHTLINE_REQUEST_TIMEOUT_SECONDS * 1000,
         headersTimeout: config.SIGHTLINE_HEADERS_TIMEOUT_SECONDS * 1000,
         connectionsCheckingInterval: 1000,
       },
     });
+    if (tls) {
+      const https = server as HttpsServer;
+      // Certificates rotate without a restart: SIGHUP reads the files again.
+      process.on("SIGHUP", () => {
+        readTls(config).then(
+          (next) => {
+            https.setSecureContext(next);
+            logger.info({ certFile: config.TLS_CERT_FILE }, "TLS certificate reloaded");
+          },
+          (error: unknown) =>
+            logger.error({ err: error }, "TLS certificate not reloaded: the old one stays"),
+        );
+      });
+    }
     await listening(server, config.HOST, config.PORT);
     const { port } = server.address() as { port: number };
-    const url = `http://${config.HOST}:${port}`;
+    const url = `${scheme}://${config.HOST}:${port}`;
     logger.info({ url, docs: `${url}/docs` }, "listening");
   }
   // The API answers first; the worker starts taking jobs right after.

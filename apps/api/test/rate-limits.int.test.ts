@@ -62,6 +62,24 @@ describe("rate limits", () => {
   });
 });
 
+describe("behind a proxy (TRUST_PROXY)", () => {
+  it("counts each client by the address the proxy saw, the last of X-Forwarded-For", async () => {
+    const app = createApp({
+      ...h.deps,
+      trustProxy: true,
+      rateLimits: { perClient: new TokenBuckets(0.1, 2) },
+    });
+    const from = async (forwarded: string) =>
+      (await app.request("/openapi.json", { headers: { "x-forwarded-for": forwarded } })).status;
+    expect([await from("10.0.0.1"), await from("10.0.0.1"), await from("10.0.0.1")]).toEqual([
+      200, 200, 429,
+    ]);
+    // A client cannot pick its bucket: only the last entry counts.
+    expect(await from("10.9.9.9, 10.0.0.1")).toBe(429);
+    expect(await from("10.0.0.1, 10.0.0.2")).toBe(200);
+  });
+});
+
 describe("unknown keys", () => {
   it("are refused unread when they are not of the issued form, and not looked up twice", async () => {
     const closed = createDb(inject("databaseUrl"));
