@@ -115,4 +115,64 @@ describe("property: malformed input gets a 4xx, never a 500, and never a write",
     );
     expect(await state()).toEqual(before);
   });
+
+  it("holds for prototype keys and control characters at every depth (10,000 cases)", async () => {
+    const before = await state();
+    const hostileKey = fc.oneof(
+      fc.constantFrom("__proto__", "constructor", "prototype", "toString", "valueOf"),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 8 }),
+    );
+    const hostileString = fc.oneof(
+      fc.constantFrom("\u0000", "a\u0000b", "\u0007", "line\nbreak", "\u009f", "\ud800"),
+      fc.string({ unit: "binary", maxLength: 16 }),
+    );
+    const hostileValue = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        hostileString,
+        fc.dictionary(hostileKey, tie("value"), { maxKeys: 3 }),
+      ),
+    })).value;
+    /** Defines `key` as an own enumerable field (so `__proto__` is a field, as JSON.parse makes it). */
+    const put = (target: Record<string, unknown>, key: string, value: unknown) =>
+      Object.defineProperty(target, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    let failures = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(2),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        hostileKey,
+        hostileValue,
+        async (template, walk, key, value) => {
+          const chosen = templates()[template];
+          if (!chosen) return;
+          const body = structuredClone(chosen.body) as Record<string, unknown>;
+          // Walk down into nested objects (auditorAuthConfig, configs, …), then plant the key.
+          let node = body;
+          for (const step of walk) {
+            const objects = Object.values(node).filter(
+              (v): v is Record<string, unknown> =>
+                !!v && typeof v === "object" && !Array.isArray(v),
+            );
+            const next = objects[step % Math.max(objects.length, 1)];
+            if (!next) break;
+            node = next;
+          }
+          put(node, key, value);
+          const res = await h.call("PUT", chosen.path, { key: pc.key, body: JSON.stringify(body) });
+          if (res.status >= 500) failures++;
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+    expect(failures).toBe(0);
+    expect(await state()).toEqual(before);
+  }, 300_000);
 });
