@@ -76,12 +76,36 @@ export const errors = {
   ),
   415: error("Content-Type is not application/json"),
   429: {
-    ...error("A limit of the customer's plan is reached; the message says which"),
+    ...error(
+      "Too many requests (the API key's or the client's rate), or a limit of the customer's plan is reached; the message says which",
+    ),
     headers: {
       ...requestId,
       "retry-after": {
         description:
-          "Seconds until the limit passes (daily analyses: the next UTC day); absent for the account limit",
+          "Seconds until a request may go again (daily analyses: the next UTC day); absent for the account limit",
+        schema: { type: "integer" as const },
+      },
+      "ratelimit-limit": {
+        description: "The rate limit's burst (requests)",
+        schema: { type: "integer" as const },
+      },
+      "ratelimit-remaining": {
+        description: "Requests left in the burst",
+        schema: { type: "integer" as const },
+      },
+      "ratelimit-reset": {
+        description: "Seconds until the burst is full again",
+        schema: { type: "integer" as const },
+      },
+    },
+  },
+  503: {
+    ...error("The database is unavailable or too busy to answer in time; retry"),
+    headers: {
+      ...requestId,
+      "retry-after": {
+        description: "Seconds to wait before retrying",
         schema: { type: "integer" as const },
       },
     },
@@ -89,11 +113,14 @@ export const errors = {
 };
 
 type ErrorStatus = keyof typeof errors;
-/** The error responses of a route: always 401 and 405, plus the statuses given. */
+/** The error responses of a route: always 401, 405, 429 and 503, plus the statuses given. */
 export const errorsOf = <S extends ErrorStatus>(...statuses: S[]) =>
   Object.fromEntries(
-    [...new Set<ErrorStatus>([401, 405, ...statuses])].map((status) => [status, errors[status]]),
-  ) as Pick<typeof errors, S | 401 | 405>;
+    [...new Set<ErrorStatus>([401, 405, 429, 503, ...statuses])].map((status) => [
+      status,
+      errors[status],
+    ]),
+  ) as Pick<typeof errors, S | 401 | 405 | 429 | 503>;
 
 /** The error responses of a route with a JSON body. */
 export const bodyErrors = [400, 413, 415] as const;

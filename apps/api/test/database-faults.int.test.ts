@@ -2,6 +2,7 @@ import { chmod, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createDb, rawQuery, runMigrations, startEmbeddedPostgres } from "@sightline/db";
+import { createTestDatabase } from "@sightline/db/testing";
 import { createLogger, silentLogger } from "@sightline/logging";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../src/app.ts";
@@ -74,6 +75,22 @@ describe("database faults", () => {
 
     // The lock gone, the same request succeeds without a restart.
     expect((await h.call("PUT", url, { key: pc.key, body })).status).toBe(200);
+  });
+});
+
+describe("a database without this build's schema", () => {
+  it("is not ready: /readyz answers 503", async () => {
+    const empty = await createTestDatabase(inject("databaseUrl"), { migrated: false });
+    const handle = createDb(empty.url);
+    try {
+      const app = createApp({ ...h.deps, pingDatabase: handle.ping });
+      const readyz = await app.request("/readyz");
+      expect(readyz.status).toBe(503);
+      expect(await readyz.json()).toEqual({ message: "Database is not reachable or not migrated" });
+    } finally {
+      await handle.close();
+      await empty.dispose();
+    }
   });
 });
 
