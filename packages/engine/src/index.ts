@@ -22,7 +22,11 @@ export {
   parseArn,
 } from "./arn/index.ts";
 export { ALWAYS_ALLOWED_ACTIONS, isAlwaysAllowedAction } from "./authorize/always-allowed.ts";
-export type { AuthorizationRequest, ContextValue } from "./authorize/authorization-request.ts";
+export type {
+  AuthorizationRequest,
+  ContextValue,
+  SessionInputs,
+} from "./authorize/authorization-request.ts";
 export type {
   AuthorizationResult,
   Decision,

@@ -19,6 +19,7 @@ import { organizationScope } from "./organization-scope.ts";
 import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
 import { resolveCaller } from "./resolve-caller.ts";
+import { readSessionInputs } from "./session-inputs.ts";
 
 /**
  * Decides one request the way AWS documents it: explicit deny anywhere wins; RCPs and
@@ -35,8 +36,26 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     return { decision: "implicit-deny", conditions: [], statements: [], notes: [], issues };
   const { caller, record, problem } = resolveCaller(model, request.principal, request.sessionName);
   if (problem) issues.push(issueAt("principal", problem));
+  const session = readSessionInputs(model, request.session, caller);
+  // Ignoring a session input could only widen access: a request that gives a bad one is denied.
+  if (session.errors.length > 0)
+    return {
+      decision: "implicit-deny",
+      conditions: [],
+      statements: [],
+      notes: [],
+      issues: [...issues, ...session.errors, ...session.warnings],
+    };
+  issues.push(...session.warnings);
   const resourceInfo = findResourcePolicy(model, request.action, request.resource);
-  const resolve = createKeyResolver(model, request, caller, record, resourceInfo.accountId);
+  const resolve = createKeyResolver(
+    model,
+    request,
+    caller,
+    record,
+    resourceInfo.accountId,
+    session.inputs.tags,
+  );
   const matched: MatchedStatement[] = [];
   const input: EvaluationInput = {
     action: request.action,
@@ -58,6 +77,9 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   const boundary = record?.permissionsBoundary
     ? evaluatePolicies([record.permissionsBoundary], input, false)
     : undefined;
+  const sessionPolicies = session.inputs.policies
+    ? evaluatePolicies(session.inputs.policies, input, false)
+    : undefined;
   const resource = evaluatePolicies(
     resourceInfo.record ? [resourceInfo.record.policy] : [],
     input,
@@ -77,6 +99,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     identityDeny: identity.deny,
     identityAllow,
     ...(boundary && { boundary }),
+    ...(sessionPolicies && { session: sessionPolicies }),
     resource,
     callerIsIam: scope.callerIsIam,
     sameAccount: scope.sameAccount,

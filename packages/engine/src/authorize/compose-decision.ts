@@ -22,6 +22,12 @@ export interface DecisionLayers<T> {
   /** Identity-based allow (TRUE for the account root, an unknown for outside accounts). */
   identityAllow: T;
   boundary?: { deny: T; allow: T };
+  /**
+   * An assumed-role session's session policies, when the request gives any: like the
+   * boundary, they cap identity grants, role-ARN grants and account delegations, but
+   * not grants that name the session itself.
+   */
+  session?: { deny: T; allow: T };
   resource: LayerOutcome<T>;
   /** IAM users, roles and roots have identity policies; services and anonymous callers do not. */
   callerIsIam: boolean;
@@ -51,15 +57,20 @@ export function composeDecision<T>(
 ): ComposedDecision<T> {
   const { resource } = layers;
   const boundaryAllow = layers.boundary ? layers.boundary.allow : alg.TRUE;
+  const sessionAllow = layers.session ? layers.session.allow : alg.TRUE;
   const deny = alg.or(
     layers.scpDeny,
     layers.rcpDeny,
     layers.identityDeny,
     layers.boundary?.deny ?? alg.FALSE,
+    layers.session?.deny ?? alg.FALSE,
     resource.deny,
   );
-  const identitySide = alg.and(layers.identityAllow, boundaryAllow);
-  const direct = alg.or(resource.allowDirect, alg.and(resource.allowRole, boundaryAllow));
+  const identitySide = alg.and(layers.identityAllow, boundaryAllow, sessionAllow);
+  const direct = alg.or(
+    resource.allowDirect,
+    alg.and(resource.allowRole, boundaryAllow, sessionAllow),
+  );
   let grant: T;
   let resourceSide: T = resource.allow;
   if (!layers.callerIsIam) {

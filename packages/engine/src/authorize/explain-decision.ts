@@ -12,6 +12,10 @@ export function describeRules(layers: DecisionLayers<Formula>, notes: string[]):
   else if (layers.mustAllow || layers.assumeDefaultKeyPolicy)
     out.push("same account: the resource's own policy must allow (role trust / KMS key policy)");
   else out.push("same account: identity-based and resource-based permissions are united");
+  if (layers.session)
+    out.push(
+      "session policies: identity grants, grants to the role ARN and delegations to the account hold only where a session policy allows too; grants to the session ARN are not limited",
+    );
   if (layers.assumeDefaultKeyPolicy)
     out.push(
       "no key policy supplied: assumed the default key policy, which delegates to IAM in the key's account",
@@ -34,5 +38,6 @@ export function findStopper(
   const boundaryFalse = layers.boundary?.allow.kind === "false";
   const limitedAllow =
     layers.identityAllow.kind !== "false" || layers.resource.allowRole.kind !== "false";
-  return boundaryFalse && limitedAllow ? "permissions-boundary" : "identity";
+  if (boundaryFalse && limitedAllow) return "permissions-boundary";
+  return layers.session?.allow.kind === "false" && limitedAllow ? "session" : "identity";
 }

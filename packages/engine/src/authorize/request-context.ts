@@ -21,6 +21,7 @@ export function createKeyResolver(
   caller: Caller,
   record: PrincipalRecord | undefined,
   resourceAccount: string | undefined,
+  sessionTags?: Readonly<Record<string, string>>,
 ): KeyResolver {
   const given = new Map<string, KeyLookup>();
   for (const [key, value] of Object.entries(request.context ?? {})) {
@@ -34,7 +35,9 @@ export function createKeyResolver(
     const known = given.get(lower) ?? cache.get(lower);
     if (known) return known;
     const derived =
-      deriveKey(lower, model, caller, record, resourceAccount, request.sessionName) ?? fallback;
+      sessionTag(lower, sessionTags) ??
+      deriveKey(lower, model, caller, record, resourceAccount, request.sessionName) ??
+      fallback;
     cache.set(lower, derived);
     return derived;
   };
@@ -96,6 +99,17 @@ function deriveKey(
       }
       return undefined;
   }
+}
+
+/** A session tag overrides the role's tag of the same key (keys compared case-insensitively). */
+function sessionTag(
+  key: string,
+  tags: Readonly<Record<string, string>> | undefined,
+): KeyLookup | undefined {
+  if (!tags || !key.startsWith("aws:principaltag/")) return undefined;
+  const wanted = key.slice("aws:principaltag/".length);
+  const entry = Object.entries(tags).find(([k]) => k.toLowerCase() === wanted);
+  return entry ? present(entry[1]) : undefined;
 }
 
 function principalType(caller: Caller): KeyLookup | undefined {

@@ -2,6 +2,8 @@
 export type PolicyType =
   | "identity"
   | "permissions-boundary"
+  /** An assumed-role session's session policy (inline or managed), given with the request. */
+  | "session"
   | "scp"
   | "rcp"
   | "resource"
