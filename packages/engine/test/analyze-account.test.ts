@@ -501,6 +501,8 @@ describe("resources AWS does not let customers change (issue 10)", () => {
     // iam:DeleteServiceLinkedRole and UpdateRoleDescription stay allowed on service-linked roles.
     expect(capabilitiesOf("slr-all")).toContain(`administer-resource ${SLR}`);
     expect(capabilitiesOf("sso-all")).toContain(`read-config ${SSO}`);
+    // iam:PassRole is not a change to the role: it stays allowed.
+    expect(capabilitiesOf("sso-all")).toContain(`administer-resource ${SSO}`);
   });
 
   it("does not make an IAM admin from actions on protected resources", () => {
