@@ -6,7 +6,12 @@ import type {
   PrincipalAccessSummary,
   ResourceAccessSummary,
 } from "../src/index.ts";
-import { authorize, isAlwaysAllowedAction } from "../src/index.ts";
+import {
+  AWS_PROTECTED_RESOURCES,
+  accountOfArn,
+  authorize,
+  isAlwaysAllowedAction,
+} from "../src/index.ts";
 import { Random } from "./random.ts";
 
 export interface AgreementOptions {
@@ -81,6 +86,35 @@ export function checkAgreement(
     const got = analysis.accessOf(principal, action, "*");
     report.checked++;
     if (want !== got) mismatch(`${principal} ${action} *: authorize ${want}, analysis ${got}`);
+  }
+  // Resources AWS does not let customers change: the refused actions and their neighbours.
+  const protectedActions = [
+    ...new Set([
+      ...AWS_PROTECTED_RESOURCES.flatMap((r) => r.actions),
+      "iam:getrole",
+      "iam:passrole",
+      "iam:deleteservicelinkedrole",
+      "iam:getpolicy",
+      "kms:listaliases",
+    ]),
+  ];
+  for (const principal of sampled.principals) {
+    const account = accountOfArn(principal) ?? "123456789012";
+    const resources = [
+      "arn:aws:iam::aws:policy/AdministratorAccess",
+      `arn:aws:iam::${account}:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_Admin_1`,
+      `arn:aws:iam::${account}:role/aws-service-role/ecs.amazonaws.com/AWSServiceRoleForECS`,
+      `arn:aws:kms:us-east-1:${account}:alias/aws/s3`,
+    ];
+    for (const action of protectedActions) {
+      for (const resource of resources) {
+        const want = decide(principal, action, resource);
+        const got = analysis.accessOf(principal, action, resource);
+        report.checked++;
+        if (want !== got)
+          mismatch(`${principal} ${action} ${resource}: authorize ${want}, analysis ${got}`);
+      }
+    }
   }
   for (const { principal, resource } of sampled.pairs) {
     const expected = new Map<string, boolean>();

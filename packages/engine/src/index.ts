@@ -34,6 +34,11 @@ export type {
 } from "./authorize/authorization-result.ts";
 export { authorize } from "./authorize/authorize.ts";
 export {
+  AWS_PROTECTED_RESOURCES,
+  type ProtectedResourceRule,
+  refusedByAws,
+} from "./authorize/aws-protected-resources.ts";
+export {
   formatAuthorization,
   formatConditionAtom,
   formatFormula,

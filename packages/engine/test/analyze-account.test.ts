@@ -459,3 +459,89 @@ describe("malformed Deny statements", () => {
     }
   });
 });
+
+describe("resources AWS does not let customers change (issue 10)", () => {
+  const SSO = `arn:aws:iam::${A}:role/aws-reserved/sso.amazonaws.com/*`;
+  const SLR = `arn:aws:iam::${A}:role/aws-service-role/*`;
+  const MANAGED = "arn:aws:iam::aws:policy/*";
+  const ALIASES = `arn:aws:kms:us-east-1:${A}:alias/aws/*`;
+  const model = createAccountModel({
+    authorizationDetails: {
+      UserDetailList: [
+        user("policy-editor", [
+          doc(allow(["iam:DeletePolicy", "iam:CreatePolicyVersion", "iam:TagPolicy"], MANAGED)),
+        ]),
+        user("sso-editor", [
+          doc(allow(["iam:PutRolePolicy", "iam:AttachRolePolicy", "iam:DeleteRole"], SSO)),
+        ]),
+        user("sso-all", [doc(allow("iam:*", SSO))]),
+        user("slr-all", [doc(allow("iam:*", SLR))]),
+        user("slr-editor", [doc(allow(["iam:PutRolePolicy", "iam:UpdateAssumeRolePolicy"], SLR))]),
+        user("alias-editor", [doc(allow("kms:*Alias", ALIASES))]),
+        user("protected-only", [doc(allow("iam:*", [MANAGED, SSO, SLR]))]),
+      ],
+    },
+  });
+  const analysis = analyzeAccount(model);
+  const rows = [...analysis.principalAccessSummaries()];
+  const capabilitiesOf = (name: string) =>
+    rows
+      .filter((r) => r.principalName === name)
+      .map((r) => `${r.capability} ${r.resourceArn}`)
+      .sort();
+
+  it("reports no capability held only through refused actions", () => {
+    expect(capabilitiesOf("policy-editor")).toEqual([]);
+    expect(capabilitiesOf("sso-editor")).toEqual([]);
+    expect(capabilitiesOf("slr-editor")).toEqual([]);
+    expect(capabilitiesOf("alias-editor")).not.toContain(`administer-resource ${ALIASES}`);
+  });
+
+  it("keeps a capability that an allowed action still gives", () => {
+    // iam:DeleteServiceLinkedRole and UpdateRoleDescription stay allowed on service-linked roles.
+    expect(capabilitiesOf("slr-all")).toContain(`administer-resource ${SLR}`);
+    expect(capabilitiesOf("sso-all")).toContain(`read-config ${SSO}`);
+    // iam:PassRole is not a change to the role: it stays allowed.
+    expect(capabilitiesOf("sso-all")).toContain(`administer-resource ${SSO}`);
+  });
+
+  it("does not make an IAM admin from actions on protected resources", () => {
+    for (const name of ["policy-editor", "sso-all", "slr-all", "protected-only"])
+      expect(analysis.principals.find((p) => p.principalName === name)?.iamAdmin, name).toBe("no");
+  });
+
+  it("answers accessOf as authorize does", () => {
+    const requests: [string, string, string][] = [
+      ["policy-editor", "iam:DeletePolicy", "arn:aws:iam::aws:policy/AdministratorAccess"],
+      ["sso-all", "iam:PutRolePolicy", SSO.replace("*", "eu-west-1/AWSReservedSSO_Admin_1")],
+      ["sso-all", "iam:GetRole", SSO.replace("*", "eu-west-1/AWSReservedSSO_Admin_1")],
+      ["slr-all", "iam:DeleteRole", SLR.replace("*", "ecs.amazonaws.com/AWSServiceRoleForECS")],
+      [
+        "slr-all",
+        "iam:DeleteServiceLinkedRole",
+        SLR.replace("*", "ecs.amazonaws.com/AWSServiceRoleForECS"),
+      ],
+      ["alias-editor", "kms:DeleteAlias", ALIASES.replace("*", "s3")],
+    ];
+    for (const [name, action, resource] of requests) {
+      const principal = `arn:aws:iam::${A}:user/${name}`;
+      const decision = authorize(model, { principal, action, resource }).decision;
+      const want = decision === "allowed" || decision === "conditional" ? decision : "denied";
+      expect(analysis.accessOf(principal, action, resource), `${name} ${action}`).toBe(want);
+    }
+    expect(
+      analysis.accessOf(
+        `arn:aws:iam::${A}:user/slr-all`,
+        "iam:DeleteServiceLinkedRole",
+        SLR.replace("*", "ecs.amazonaws.com/AWSServiceRoleForECS"),
+      ),
+    ).toBe("allowed");
+    expect(
+      analysis.accessOf(
+        `arn:aws:iam::${A}:user/sso-all`,
+        "iam:PutRolePolicy",
+        SSO.replace("*", "eu-west-1/AWSReservedSSO_Admin_1"),
+      ),
+    ).toBe("denied");
+  });
+});

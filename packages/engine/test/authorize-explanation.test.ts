@@ -205,3 +205,57 @@ describe("explanations of invalid statements", () => {
     expect(other.issues).toEqual([]);
   });
 });
+
+describe("explanations of requests AWS refuses on protected resources", () => {
+  const admin = createAccountModel({
+    authorizationDetails: {
+      UserDetailList: [
+        {
+          UserName: "admin",
+          Arn: `arn:aws:iam::${A}:user/admin`,
+          UserPolicyList: [
+            {
+              PolicyName: "all",
+              PolicyDocument: {
+                Version: "2012-10-17",
+                Statement: [
+                  { Sid: "All", Effect: "Allow", Action: "*", Resource: "*" },
+                  {
+                    Sid: "NoTags",
+                    Effect: "Deny",
+                    Action: "iam:TagPolicy",
+                    Resource: "arn:aws:iam::aws:policy/*",
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    },
+  });
+  const principal = `arn:aws:iam::${A}:user/admin`;
+
+  it("says AWS refuses it, keeps the matched statements and names no policy type", () => {
+    const result = authorize(admin, {
+      principal,
+      action: "iam:DeletePolicy",
+      resource: "arn:aws:iam::aws:policy/AdministratorAccess",
+    });
+    expect(result.decision).toBe("implicit-deny");
+    expect(result.stoppedBy).toBeUndefined();
+    expect(result.statements.map((s) => s.statement)).toEqual(["All"]);
+    expect(result.notes.some((n) => n.includes("AWS does not let customers"))).toBe(true);
+    expect(result.notes.some((n) => n.includes("'AWS managed policies'"))).toBe(true);
+  });
+
+  it("keeps an explicit deny that applies too", () => {
+    const result = authorize(admin, {
+      principal,
+      action: "iam:TagPolicy",
+      resource: "arn:aws:iam::aws:policy/AdministratorAccess",
+    });
+    expect(result.decision).toBe("explicit-deny");
+    expect(result.stoppedBy).toBe("identity");
+  });
+});

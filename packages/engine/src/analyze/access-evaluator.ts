@@ -1,5 +1,6 @@
 import { isAuthenticatedCaller } from "../authorize/always-allowed.ts";
 import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
+import { PROTECTED_PREFIXES, protectedRulesFor } from "../authorize/aws-protected-resources.ts";
 import type { Caller } from "../authorize/caller.ts";
 import {
   composeDecision,
@@ -18,6 +19,7 @@ import type { Policy } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
+import { setBit } from "./bits.ts";
 import { PolicyIds } from "./policy-traits.ts";
 import { createTriSetAlgebra, TRI_FALSE, TRI_TRUE, type TriSet } from "./tri-set.ts";
 
@@ -155,7 +157,10 @@ export class AccessEvaluator {
       mustAllow: info.mustAllow,
       assumeDefaultKeyPolicy: info.missingKeyPolicy,
     };
-    const final = composeDecision(alg, layers).final;
+    let final = composeDecision(alg, layers).final;
+    // Actions AWS refuses to customers on this resource, as `authorize` answers them.
+    const refused = this.refusedMask(resource, window);
+    if (refused) final = alg.and(final, alg.not(refused));
     // Actions that need no permission, as `authorize` answers them.
     return isAuthenticatedCaller(caller) ? alg.or(final, this.alwaysMask(window)) : final;
   }
@@ -220,6 +225,31 @@ export class AccessEvaluator {
       mask = bits.some((w) => w !== 0) ? { sure: bits, maybe: bits } : TRI_FALSE;
       this.alwaysMasks.set(window.prefix, mask);
     }
+    return mask;
+  }
+
+  private readonly refusedMasks = new Map<string, TriSet | undefined>();
+
+  /** The actions of this window that AWS refuses on `resource` (`aws-protected-resources.ts`). */
+  private refusedMask(resource: string, window: PrefixWindow): TriSet | undefined {
+    if (window !== this.index.fullWindow && !PROTECTED_PREFIXES.has(window.prefix))
+      return undefined;
+    const rules = protectedRulesFor(resource);
+    if (rules.length === 0) return undefined;
+    const key = `${window.prefix}|${rules.map((r) => r.resource).join("|")}`;
+    if (this.refusedMasks.has(key)) return this.refusedMasks.get(key);
+    const bits = new Uint32Array(window.lastWord - window.firstWord);
+    let any = false;
+    for (const rule of rules) {
+      for (const action of rule.actions) {
+        const i = this.index.indexOf(action);
+        if (i === undefined || i < window.start || i >= window.end) continue;
+        setBit(bits, i - window.firstWord * 32);
+        any = true;
+      }
+    }
+    const mask = any ? { sure: bits, maybe: bits } : undefined;
+    this.refusedMasks.set(key, mask);
     return mask;
   }
 

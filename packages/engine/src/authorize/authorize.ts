@@ -6,6 +6,7 @@ import type { AccountModel } from "../snapshot/account-model.ts";
 import { isAlwaysAllowedAction, isAuthenticatedCaller } from "./always-allowed.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
 import type { AuthorizationResult, MatchedStatement } from "./authorization-result.ts";
+import { refusedByAws } from "./aws-protected-resources.ts";
 import { composeDecision, type DecisionLayers } from "./compose-decision.ts";
 import {
   type EvaluationInput,
@@ -108,6 +109,12 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   };
   const decision = composeDecision(formulaAlgebra, layers);
   const notes = describeRules(layers, scope.notes);
+  // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
+  const refused = refusedByAws(request.action, request.resource);
+  if (refused)
+    notes.push(
+      `AWS does not let customers call ${request.action} on ${refused.what}, whatever their policies allow (${refused.source})`,
+    );
   for (const m of matched) {
     if (!m.invalid) continue;
     issues.push(
@@ -125,7 +132,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     notes,
     issues,
   };
-  if (decision.final.kind === "true") return result;
+  if (decision.final.kind === "true" && !refused) return result;
   // No permission is needed: even an explicit deny does not stop it. A principal of an
   // analysed account that the snapshot lacks does not exist, so it stays denied.
   if (isAlwaysAllowedAction(request.action) && isAuthenticatedCaller(caller) && !problem)
@@ -136,7 +143,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
         `${request.action} needs no permission: any authenticated principal may call it, whatever its policies deny`,
       ],
     };
-  if (decision.final.kind === "false") {
+  if (decision.final.kind === "false" || refused) {
     if (decision.deny.kind === "true") {
       const denier = matched.find((m) => m.effect === "Deny" && m.match === "applies");
       return {
@@ -149,7 +156,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     return {
       ...result,
       decision: "implicit-deny",
-      stoppedBy: findStopper(layers, decision, resourceType),
+      ...(!refused && { stoppedBy: findStopper(layers, decision, resourceType) }),
     };
   }
   return {

@@ -14,6 +14,10 @@ export const ACTIONS = [
   "kms:Decrypt",
   "sts:AssumeRole",
   "sts:GetCallerIdentity",
+  // Refused on the protected resources below (`aws-protected-resources.ts`).
+  "iam:DeletePolicy",
+  "iam:PutRolePolicy",
+  "kms:DeleteAlias",
 ];
 export const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decrypt"];
 export const KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`;
@@ -24,6 +28,10 @@ export const RESOURCES = [
   "arn:aws:s3:::a/u/k",
   ROLE,
   KEY,
+  "arn:aws:iam::aws:policy/AdministratorAccess",
+  `arn:aws:iam::${ACCOUNT}:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_A_1`,
+  `arn:aws:iam::${ACCOUNT}:role/aws-service-role/ecs.amazonaws.com/AWSServiceRoleForECS`,
+  `arn:aws:kms:us-east-1:${ACCOUNT}:alias/aws/s3`,
 ];
 export const RESOURCE_PATTERNS = [
   "*",
@@ -31,6 +39,7 @@ export const RESOURCE_PATTERNS = [
   "arn:aws:s3:::*",
   ROLE,
   "arn:aws:kms:*",
+  "arn:aws:iam::*:role/aws-*",
   "arn:aws:s3:::a/$" + "{aws:username}/*",
 ];
 

@@ -1,0 +1,101 @@
+import { compileGlob, matchCompiledGlob } from "../policy/glob.ts";
+
+/**
+ * Resources that AWS does not let customers change, whatever their policies allow. Each
+ * rule names a resource pattern (case-sensitive, `*` spans any characters) and the
+ * actions AWS refuses on it. `authorize` answers `implicit-deny` for them, even for the
+ * account root; the analysis removes them from every action set on a matching resource.
+ */
+export interface ProtectedResourceRule {
+  /** What the resources are, for the explanation. */
+  what: string;
+  /** The AWS documentation page (and guide) that says so. */
+  source: string;
+  resource: string;
+  /** Lower-case `service:action` names. */
+  actions: readonly string[];
+}
+
+const ROLE_CHANGES = [
+  "iam:putrolepolicy",
+  "iam:deleterolepolicy",
+  "iam:attachrolepolicy",
+  "iam:detachrolepolicy",
+  "iam:updateassumerolepolicy",
+  "iam:putrolepermissionsboundary",
+  "iam:deleterolepermissionsboundary",
+  "iam:deleterole",
+];
+
+export const AWS_PROTECTED_RESOURCES: readonly ProtectedResourceRule[] = [
+  {
+    what: "AWS managed policies",
+    source:
+      "IAM User Guide, 'AWS managed policies': you cannot change the permissions defined in AWS managed policies; AWS updates them",
+    resource: "arn:*:iam::aws:policy/*",
+    actions: [
+      "iam:createpolicyversion",
+      "iam:deletepolicy",
+      "iam:deletepolicyversion",
+      "iam:setdefaultpolicyversion",
+      "iam:tagpolicy",
+      "iam:untagpolicy",
+    ],
+  },
+  {
+    // iam:DeleteServiceLinkedRole, UpdateRole and UpdateRoleDescription (the description)
+    // stay allowed ('Update a service-linked role', 'Delete a service-linked role').
+    what: "service-linked roles",
+    source:
+      "IAM User Guide, 'Using service-linked roles' and IAM API Reference, 'UnmodifiableEntity': service-linked roles are protected AWS resources; only the service that depends on the role can modify or delete it",
+    resource: "arn:*:iam::*:role/aws-service-role/*",
+    actions: ROLE_CHANGES,
+  },
+  {
+    what: "IAM Identity Center reserved roles",
+    source:
+      "IAM Identity Center User Guide, 'IAM Identity Center created roles' (roles under /aws-reserved/sso.amazonaws.com/): they are changed only through IAM Identity Center permission sets, not in IAM",
+    resource: "arn:*:iam::*:role/aws-reserved/sso.amazonaws.com/*",
+    actions: [
+      ...ROLE_CHANGES,
+      "iam:updaterole",
+      "iam:updateroledescription",
+      "iam:tagrole",
+      "iam:untagrole",
+    ],
+  },
+  {
+    what: "aliases of AWS managed KMS keys (alias/aws/…)",
+    source:
+      "AWS KMS Developer Guide, 'Aliases in AWS KMS': alias names that begin with alias/aws/ are reserved for AWS managed keys; you cannot create, update or delete them",
+    resource: "arn:*:kms:*:*:alias/aws/*",
+    actions: ["kms:createalias", "kms:deletealias", "kms:updatealias"],
+  },
+];
+
+const COMPILED = AWS_PROTECTED_RESOURCES.map((rule) => ({
+  rule,
+  glob: compileGlob(rule.resource),
+  actions: new Set(rule.actions),
+}));
+
+/** Service prefixes of the refused actions: only these need checking. */
+export const PROTECTED_PREFIXES: ReadonlySet<string> = new Set(
+  AWS_PROTECTED_RESOURCES.flatMap((r) => r.actions.map((a) => a.slice(0, a.indexOf(":")))),
+);
+
+/** The rules whose resource pattern covers this request resource (taken as a literal string). */
+export function protectedRulesFor(resource: string): readonly ProtectedResourceRule[] {
+  if (!resource.startsWith("arn:")) return [];
+  return COMPILED.filter((c) => matchCompiledGlob(c.glob, resource)).map((c) => c.rule);
+}
+
+/** The rule that makes AWS refuse this action on this resource, if any. */
+export function refusedByAws(action: string, resource: string): ProtectedResourceRule | undefined {
+  const prefix = action.slice(0, action.indexOf(":")).toLowerCase();
+  if (!PROTECTED_PREFIXES.has(prefix)) return undefined;
+  const lower = action.toLowerCase();
+  for (const c of COMPILED)
+    if (c.actions.has(lower) && matchCompiledGlob(c.glob, resource)) return c.rule;
+  return undefined;
+}
