@@ -71,6 +71,7 @@ const snapshot: AccountSnapshot = {
       },
     ],
   },
+  buckets: ["reports", "shared"],
   resourcePolicies: {
     "arn:aws:s3:::shared": doc(
       {

@@ -39,6 +39,7 @@ const model = createAccountModel({
       },
     ],
   },
+  buckets: ["b"],
 });
 
 describe("authorize explanations", () => {
@@ -165,6 +166,7 @@ describe("explanations of invalid statements", () => {
         },
       ],
     },
+    buckets: ["b"],
   });
   const result = authorize(model, {
     principal: `arn:aws:iam::${A}:user/v`,

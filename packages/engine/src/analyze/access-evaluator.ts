@@ -5,6 +5,7 @@ import {
   composeDecision,
   type DecisionLayers,
   type LayerOutcome,
+  ownedByCallerOr,
 } from "../authorize/compose-decision.ts";
 import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
@@ -25,8 +26,13 @@ export interface ResourceSide {
   layer: LayerOutcome<TriSet>;
   mustAllow: boolean;
   missingKeyPolicy: boolean;
+  /** A bucket of unknown owner: the same-account answer is conditional on ownership. */
+  ownerUnknown: boolean;
   accountId?: string;
 }
+
+/** Whether the caller's account owns the resource: undecided for every action. */
+const OWNERSHIP_UNKNOWN: TriSet = { sure: 0, maybe: 1 };
 
 const EMPTY_LAYER: LayerOutcome<TriSet> = {
   deny: TRI_FALSE,
@@ -102,6 +108,7 @@ export class AccessEvaluator {
       layer,
       mustAllow: info.mustAllow,
       missingKeyPolicy: info.missingKeyPolicy,
+      ownerUnknown: info.ownerUnknown,
       ...(info.accountId && { accountId: info.accountId }),
     };
     return { side, req };
@@ -155,7 +162,11 @@ export class AccessEvaluator {
       mustAllow: info.mustAllow,
       assumeDefaultKeyPolicy: info.missingKeyPolicy,
     };
-    const final = composeDecision(alg, layers).final;
+    const composed = composeDecision(alg, layers);
+    // A bucket of unknown owner: as in `authorize`, same-account grants only on ownership.
+    const final = info.ownerUnknown
+      ? ownedByCallerOr(alg, layers, composed, OWNERSHIP_UNKNOWN).final
+      : composed.final;
     // Actions that need no permission, as `authorize` answers them.
     return isAuthenticatedCaller(caller) ? alg.or(final, this.alwaysMask(window)) : final;
   }

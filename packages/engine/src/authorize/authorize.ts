@@ -1,12 +1,12 @@
 import { type Issue, issueAt } from "../issues.ts";
 import { formulaAlgebra } from "../logic/algebra.ts";
-import { FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
+import { atom, FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
 import type { PolicyType } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
 import { isAlwaysAllowedAction, isAuthenticatedCaller } from "./always-allowed.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
 import type { AuthorizationResult, MatchedStatement } from "./authorization-result.ts";
-import { composeDecision, type DecisionLayers } from "./compose-decision.ts";
+import { composeDecision, type DecisionLayers, ownedByCallerOr } from "./compose-decision.ts";
 import {
   type EvaluationInput,
   evaluateLevels,
@@ -19,6 +19,18 @@ import { organizationScope } from "./organization-scope.ts";
 import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
 import { resolveCaller } from "./resolve-caller.ts";
+
+/** The undecided condition that the caller's account owns the resource (a bucket of unknown owner). */
+export function resourceOwnerAtom(callerAccount: string): Formula {
+  return atom({
+    policyId: "",
+    policyType: "resource",
+    statement: "",
+    operator: "ResourceOwner",
+    key: "aws:ResourceAccount",
+    values: [callerAccount],
+  });
+}
 
 /**
  * Decides one request the way AWS documents it: explicit deny anywhere wins; RCPs and
@@ -83,7 +95,11 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     mustAllow: resourceInfo.mustAllow,
     assumeDefaultKeyPolicy: resourceInfo.missingKeyPolicy,
   };
-  const decision = composeDecision(formulaAlgebra, layers);
+  const composed = composeDecision(formulaAlgebra, layers);
+  const decision =
+    resourceInfo.ownerUnknown && caller.accountId
+      ? ownedByCallerOr(formulaAlgebra, layers, composed, resourceOwnerAtom(caller.accountId))
+      : composed;
   const notes = describeRules(layers, scope.notes);
   for (const m of matched) {
     if (!m.invalid) continue;

@@ -23,7 +23,9 @@ export function organizationScope(
 ): OrganizationScope {
   const notes: string[] = [];
   if (!resourceAccountId)
-    notes.push("resource account not known: assumed to be the caller's account");
+    notes.push(
+      "resource account not known: RCPs of the caller's account applied; a bucket's answer is conditional on its owner",
+    );
   const resourceAccount = resourceAccountId ?? caller.accountId;
   const callerIsIam =
     caller.kind === "user" ||
