@@ -207,3 +207,43 @@ describe("explanations of invalid statements", () => {
     expect(other.issues).toEqual([]);
   });
 });
+
+describe("a bucket of unknown owner", () => {
+  it("is conditional on ownership, and the explanation says so", () => {
+    const unlisted = createAccountModel({
+      authorizationDetails: {
+        UserDetailList: [
+          {
+            UserName: "w",
+            Arn: `arn:aws:iam::${A}:user/w`,
+            UserPolicyList: [
+              {
+                PolicyName: "read",
+                PolicyDocument: {
+                  Version: "2012-10-17",
+                  Statement: [{ Effect: "Allow", Action: "s3:GetObject", Resource: "*" }],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const result = authorize(unlisted, {
+      principal: `arn:aws:iam::${A}:user/w`,
+      action: "s3:GetObject",
+      resource: "arn:aws:s3:::unlisted/k",
+    });
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions).toEqual([
+      expect.objectContaining({
+        operator: "ResourceOwner",
+        key: "aws:ResourceAccount",
+        values: [A],
+      }),
+    ]);
+    const text = formatAuthorization(result);
+    expect(text).toContain(`allowed only when: ResourceOwner aws:ResourceAccount ["${A}"]`);
+    expect(text).toContain(`only if account ${A} owns the bucket`);
+  });
+});

@@ -15,6 +15,7 @@ import {
 } from "./evaluate-policies.ts";
 import { describeRules, findStopper } from "./explain-decision.ts";
 import { findResourcePolicy } from "./find-resource-policy.ts";
+import { RESOURCE_OWNER } from "./format-authorization.ts";
 import { organizationScope } from "./organization-scope.ts";
 import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
@@ -26,7 +27,7 @@ export function resourceOwnerAtom(callerAccount: string): Formula {
     policyId: "",
     policyType: "resource",
     statement: "",
-    operator: "ResourceOwner",
+    operator: RESOURCE_OWNER,
     key: "aws:ResourceAccount",
     values: [callerAccount],
   });
