@@ -246,4 +246,24 @@ describe("a bucket of unknown owner", () => {
     expect(text).toContain(`allowed only when: ResourceOwner aws:ResourceAccount ["${A}"]`);
     expect(text).toContain(`only if account ${A} owns the bucket`);
   });
+
+  it("reads the bucket list: names or ARNs; other entries are errors, a second owner a warning", () => {
+    const gaad = (account: string) => ({
+      UserDetailList: [{ UserName: "x", Arn: `arn:aws:iam::${account}:user/x` }],
+    });
+    const listed = createAccountModel([
+      {
+        authorizationDetails: gaad(A),
+        // A snapshot read from JSON may hold anything: a number is reported, not trusted.
+        buckets: ["one", "arn:aws:s3:::two", "arn:aws:s3:::two/k", 3 as unknown as string],
+      },
+      { authorizationDetails: gaad("222222222222"), buckets: ["one"] },
+    ]);
+    expect(listed.bucketOwners.get("arn:aws:s3:::two")).toBe(A);
+    expect(listed.issues.map((i) => [i.path, i.severity])).toEqual([
+      ["accounts[0].buckets[2]", "error"],
+      ["accounts[0].buckets[3]", "error"],
+      ["accounts[1].buckets", "warning"],
+    ]);
+  });
 });

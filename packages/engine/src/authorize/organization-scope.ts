@@ -24,7 +24,7 @@ export function organizationScope(
   const notes: string[] = [];
   if (!resourceAccountId)
     notes.push(
-      "resource account not known: RCPs of the caller's account applied; a bucket's answer is conditional on its owner",
+      "resource account not known: the caller's account's RCPs applied; an S3 bucket's answer is conditional on its owner, other resources are taken to be in the caller's account",
     );
   const resourceAccount = resourceAccountId ?? caller.accountId;
   const callerIsIam =

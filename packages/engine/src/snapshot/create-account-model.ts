@@ -82,8 +82,14 @@ export function createAccountModel(
       resourcePolicies.set(record.resourceArn, record);
       if (isBucketArn(record.resourceArn)) bucketOwners.set(record.resourceArn, accountId);
     }
-    for (const arn of readBuckets(snapshot.buckets, partition, `${prefix}buckets`, issues))
+    for (const arn of readBuckets(snapshot.buckets, partition, `${prefix}buckets`, issues)) {
+      const other = bucketOwners.get(arn);
+      if (other && other !== accountId)
+        issues.push(
+          issueAt(`${prefix}buckets`, `${arn} is also given to account ${other}`, "warning"),
+        );
       bucketOwners.set(arn, accountId);
+    }
     accounts.set(accountId, {
       accountId,
       partition,
