@@ -41,9 +41,38 @@ export async function loadResourcePolicies(dir: string): Promise<ResourcePolicyF
   return result;
 }
 
+export interface BucketListFile {
+  /** From a file named `<12-digit account ID>[-anything].json`: the account owning the buckets. */
+  accountId?: string;
+  buckets: string[];
+}
+
+/**
+ * An account's S3 buckets: a JSON list of bucket names or ARNs, or the output of
+ * `aws s3api list-buckets` (`{ "Buckets": [{ "Name": ... }] }`). Named like a resource policy file.
+ */
+export async function loadBucketList(file: string): Promise<BucketListFile> {
+  const { value } = await readJson(file);
+  const entries = Array.isArray(value)
+    ? value
+    : value && typeof value === "object" && Array.isArray((value as { Buckets?: unknown }).Buckets)
+      ? (value as { Buckets: unknown[] }).Buckets.map((b) =>
+          b && typeof b === "object" ? (b as { Name?: unknown }).Name : b,
+        )
+      : undefined;
+  if (!entries || entries.some((e) => typeof e !== "string"))
+    throw new Error(
+      `${file}: expected a list of bucket names or ARNs, or { "Buckets": [{ "Name": ... }] }`,
+    );
+  const accountId = /^(\d{12})(?:[-_.].*)?\.json$/.exec(path.basename(file))?.[1];
+  return { ...(accountId ? { accountId } : {}), buckets: entries as string[] };
+}
+
 export interface SnapshotFiles {
   authorizationDetails: readonly string[];
   resourcePolicies?: string;
+  /** Bucket list files: an S3 ARN names no account, these say which account owns a bucket. */
+  buckets?: readonly string[];
   organization?: string;
 }
 
@@ -55,6 +84,7 @@ export async function loadSnapshots(files: SnapshotFiles): Promise<AccountSnapsh
   const organization = files.organization
     ? ((await readJson(files.organization)).value as OrganizationInput)
     : undefined;
+  const bucketFiles = await Promise.all((files.buckets ?? []).map(loadBucketList));
   const loaded = await Promise.all(files.authorizationDetails.map(readJson));
   const accounts = loaded.map(({ text }) => /:iam::(\d{12}):/.exec(text)?.[1]);
   return loaded.map(({ value }, i) => {
@@ -65,9 +95,15 @@ export async function loadSnapshots(files: SnapshotFiles): Promise<AccountSnapsh
       string,
       unknown
     >;
+    const buckets = bucketFiles
+      .filter((f) =>
+        f.accountId && accounts.includes(f.accountId) ? f.accountId === accounts[i] : i === 0,
+      )
+      .flatMap((f) => f.buckets);
     return {
       authorizationDetails: value,
       ...(mine.length > 0 ? { resourcePolicies } : {}),
+      ...(buckets.length > 0 ? { buckets } : {}),
       ...(organization ? { organization } : {}),
     };
   });

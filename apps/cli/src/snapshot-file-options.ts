@@ -9,12 +9,14 @@ export type OptionTable = NonNullable<ParseArgsConfig["options"]>;
 export const SNAPSHOT_FILE_OPTIONS = {
   "authorization-details": { type: "string", multiple: true },
   "resource-policies": { type: "string" },
+  buckets: { type: "string", multiple: true },
   organization: { type: "string" },
 } satisfies OptionTable;
 
 export interface SnapshotFileValues {
   "authorization-details"?: string[] | undefined;
   "resource-policies"?: string | undefined;
+  buckets?: string[] | undefined;
   organization?: string | undefined;
 }
 
@@ -24,6 +26,7 @@ export function snapshotFilesOf(values: SnapshotFileValues): SnapshotFiles {
   return {
     authorizationDetails,
     ...(values["resource-policies"] ? { resourcePolicies: values["resource-policies"] } : {}),
+    ...(values.buckets ? { buckets: values.buckets } : {}),
     ...(values.organization ? { organization: values.organization } : {}),
   };
 }

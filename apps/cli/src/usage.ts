@@ -3,13 +3,14 @@
 
 export const USAGE = `usage:
   sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
-                    [--resource-policies dir] [--organization org.json]
+                    [--resource-policies dir] [--buckets list.json ...] [--organization org.json]
                     [--format csv|jsonl|parquet ...] --out dir
-  sightline authorize --authorization-details gaad.json [--resource-policies dir] [--organization org.json]
+  sightline authorize --authorization-details gaad.json [--resource-policies dir]
+                    [--buckets list.json ...] [--organization org.json]
                     --principal ARN --action service:Action --resource ARN
                     [--context key=value ...] [--session-name name] [--json]
   sightline paths --authorization-details gaad.json [--authorization-details other.json ...]
-                    [--resource-policies dir] [--organization org.json]
+                    [--resource-policies dir] [--buckets list.json ...] [--organization org.json]
                     --resource ARN [--resource ARN ...] [--service STS|S3|KMS]
                     [--capability use-resource ...] [--operator OR|AND] [--max-nodes 10] [--json]
   sightline snapshot import --partner P123456 --customer acme-prod-01 --account 123456789012
@@ -18,6 +19,11 @@ export const USAGE = `usage:
 
   --resource-policies  a directory of *.json files, each { "<resource ARN>": <policy document>, ... };
                        a file named <account id>.json belongs to that account (S3 ARNs carry none)
+  --buckets            a bucket list (repeatable): a JSON list of bucket names or ARNs, or the output
+                       of aws s3api list-buckets; <account id>.json belongs to that account, others
+                       to the first. An S3 ARN names no account: a bucket neither a bucket policy
+                       nor a list places is of unknown owner, and access to it is conditional
+                       on ResourceOwner aws:ResourceAccount
   --organization       { "isManagementAccount"?, "serviceControlPolicies"?: [{ "target", "policies" }], ... }
   --format             report formats, repeated or comma-separated (default csv); the reports are
                        principals, resources, principal-access-summaries, resource-access-summaries,

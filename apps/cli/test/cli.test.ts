@@ -4,8 +4,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AnalyzeCommand, runAnalyze, runAuthorize } from "../src/index.ts";
-import { ACCOUNT_A, ALICE, accountA, accountB, HOP, TARGET } from "./two-accounts.ts";
+import { type AnalyzeCommand, loadSnapshots, runAnalyze, runAuthorize } from "../src/index.ts";
+import {
+  ACCOUNT_A,
+  ACCOUNT_B,
+  ALICE,
+  accountA,
+  accountB,
+  HOP,
+  TARGET,
+  writeTwoAccounts,
+} from "./two-accounts.ts";
 
 const run = promisify(execFile);
 const bin = path.join(import.meta.dirname, "../bin/sightline.mjs");
@@ -66,6 +75,11 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "sightline-cli-"));
   await writeFile(path.join(dir, "gaad.json"), JSON.stringify(gaad));
+  // `aws s3api list-buckets` output: the account owns these buckets.
+  await writeFile(
+    path.join(dir, "buckets.json"),
+    JSON.stringify({ Buckets: [{ Name: "reports" }, { Name: "other" }] }),
+  );
   await mkdir(path.join(dir, "policies"));
   await writeFile(
     path.join(dir, "policies", "buckets.json"),
@@ -224,6 +238,7 @@ describe("sightline authorize", () => {
   it("allows what the inline policy grants and denies the rest", async () => {
     const base = {
       authorizationDetails: [path.join(dir, "gaad.json")],
+      buckets: [path.join(dir, "buckets.json")],
       principal: "arn:aws:iam::111122223333:user/alice",
       context: {},
     };
@@ -244,6 +259,24 @@ describe("sightline authorize", () => {
     expect(denied.decision).toBe("implicit-deny");
   });
 
+  it("without a bucket list, a bucket's owner is unknown: allowed only if alice's account owns it", async () => {
+    const result = await runAuthorize({
+      authorizationDetails: [path.join(dir, "gaad.json")],
+      principal: "arn:aws:iam::111122223333:user/alice",
+      context: {},
+      action: "s3:GetObject",
+      resource: "arn:aws:s3:::reports/q1.csv",
+    });
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions).toEqual([
+      expect.objectContaining({
+        operator: "ResourceOwner",
+        key: "aws:ResourceAccount",
+        values: ["111122223333"],
+      }),
+    ]);
+  });
+
   it("runs as a command: exit 0 when allowed, 1 when denied, 2 on a usage error", async () => {
     const args = [
       "authorize",
@@ -254,15 +287,40 @@ describe("sightline authorize", () => {
       "--action",
       "s3:GetObject",
     ];
-    const ok = await run(bin, [...args, "--resource", "arn:aws:s3:::reports/a"]);
+    const listed = [...args, "--buckets", path.join(dir, "buckets.json")];
+    const ok = await run(bin, [...listed, "--resource", "arn:aws:s3:::reports/a"]);
     expect(ok.stdout).toContain("decision: allowed");
-    await expect(run(bin, [...args, "--resource", "arn:aws:s3:::other/a"])).rejects.toMatchObject({
-      code: 1,
-    });
+    await expect(run(bin, [...listed, "--resource", "arn:aws:s3:::other/a"])).rejects.toMatchObject(
+      { code: 1 },
+    );
+    await expect(run(bin, [...args, "--resource", "arn:aws:s3:::reports/a"])).rejects.toMatchObject(
+      {
+        code: 1,
+        stdout: expect.stringContaining("only if account 111122223333 owns the bucket"),
+      },
+    );
     await expect(run(bin, ["analyze", "--authorization-details", "x.json"])).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining("--out is required"),
     });
+  });
+});
+
+describe("--buckets", () => {
+  it("gives a list named after an account to that account, another to the first", async () => {
+    const where = await mkdtemp(path.join(tmpdir(), "sightline-buckets-"));
+    const { a, b } = await writeTwoAccounts(where);
+    await writeFile(path.join(where, `${ACCOUNT_B}.json`), JSON.stringify(["b-data"]));
+    await writeFile(path.join(where, "mine.json"), JSON.stringify(["arn:aws:s3:::a-data"]));
+    const snapshots = await loadSnapshots({
+      authorizationDetails: [a, b],
+      buckets: [path.join(where, `${ACCOUNT_B}.json`), path.join(where, "mine.json")],
+    });
+    expect(snapshots.map((s) => s.buckets)).toEqual([["arn:aws:s3:::a-data"], ["b-data"]]);
+    await writeFile(path.join(where, "bad.json"), JSON.stringify({ Buckets: [{ Name: 1 }] }));
+    await expect(
+      loadSnapshots({ authorizationDetails: [a], buckets: [path.join(where, "bad.json")] }),
+    ).rejects.toThrow("expected a list of bucket names or ARNs");
   });
 });
 

@@ -82,6 +82,11 @@ describe("collectAccount against the loopback fake", () => {
     expect(policies["arn:aws:s3:::reports"]).toMatchObject({
       Statement: [{ Action: "s3:GetObject" }],
     });
+    expect([...(snapshot.buckets ?? [])].sort()).toEqual([
+      "arn:aws:s3:::logs",
+      "arn:aws:s3:::partner-inbox",
+      "arn:aws:s3:::reports",
+    ]);
     expect(metadata.buckets["arn:aws:s3:::reports"]).toEqual({
       name: "reports",
       region: "eu-west-1",

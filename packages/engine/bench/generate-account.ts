@@ -300,6 +300,8 @@ export function generateAccount(size: AccountSize, seed = 42): AccountSnapshot {
       Policies: [...managed, ...boundaries],
     },
     resourcePolicies,
+    // The account's bucket list (as ListBuckets gives it): every bucket's owner is known.
+    buckets: bucketNames,
     organization: {
       organizationId: "o-synthetic",
       serviceControlPolicies: [

@@ -71,6 +71,7 @@ const snapshot: AccountSnapshot = {
       },
     ],
   },
+  buckets: ["reports", "shared"],
   resourcePolicies: {
     "arn:aws:s3:::shared": doc(
       {
@@ -543,5 +544,38 @@ describe("resources AWS does not let customers change (issue 10)", () => {
         SSO.replace("*", "eu-west-1/AWSReservedSSO_Admin_1"),
       ),
     ).toBe("denied");
+  });
+});
+
+describe("a bucket whose owner the snapshots do not name", () => {
+  const gaad = {
+    UserDetailList: [user("reader", [doc(allow("s3:GetObject", "arn:aws:s3:::reports/*"))])],
+  };
+  const reader = `arn:aws:iam::${A}:user/reader`;
+  const rowOf = (snapshot: AccountSnapshot) =>
+    [...analyzeAccount(snapshot).principalAccessSummaries()].find(
+      (r) => r.principalName === "reader" && r.resourceArn === "arn:aws:s3:::reports/*",
+    );
+
+  it("makes the identity grant conditional on ownership, as authorize does", () => {
+    const snapshot = { authorizationDetails: gaad };
+    expect(rowOf(snapshot)?.conditional).toBe(true);
+    const request = {
+      principal: reader,
+      action: "s3:GetObject",
+      resource: "arn:aws:s3:::reports/x",
+    };
+    expect(analyzeAccount(snapshot).accessOf(reader, request.action, request.resource)).toBe(
+      "conditional",
+    );
+    expect(authorize(createAccountModel(snapshot), request).decision).toBe("conditional");
+  });
+
+  it("is allowed once the account's bucket list names the bucket", () => {
+    const snapshot = { authorizationDetails: gaad, buckets: ["reports"] };
+    expect(rowOf(snapshot)?.conditional).toBe(false);
+    expect(
+      analyzeAccount(snapshot).accessOf(reader, "s3:GetObject", "arn:aws:s3:::reports/x"),
+    ).toBe("allowed");
   });
 });

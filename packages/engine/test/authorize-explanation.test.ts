@@ -39,6 +39,7 @@ const model = createAccountModel({
       },
     ],
   },
+  buckets: ["b"],
 });
 
 describe("authorize explanations", () => {
@@ -165,6 +166,7 @@ describe("explanations of invalid statements", () => {
         },
       ],
     },
+    buckets: ["b"],
   });
   const result = authorize(model, {
     principal: `arn:aws:iam::${A}:user/v`,
@@ -257,5 +259,65 @@ describe("explanations of requests AWS refuses on protected resources", () => {
     });
     expect(result.decision).toBe("explicit-deny");
     expect(result.stoppedBy).toBe("identity");
+  });
+});
+
+describe("a bucket of unknown owner", () => {
+  it("is conditional on ownership, and the explanation says so", () => {
+    const unlisted = createAccountModel({
+      authorizationDetails: {
+        UserDetailList: [
+          {
+            UserName: "w",
+            Arn: `arn:aws:iam::${A}:user/w`,
+            UserPolicyList: [
+              {
+                PolicyName: "read",
+                PolicyDocument: {
+                  Version: "2012-10-17",
+                  Statement: [{ Effect: "Allow", Action: "s3:GetObject", Resource: "*" }],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const result = authorize(unlisted, {
+      principal: `arn:aws:iam::${A}:user/w`,
+      action: "s3:GetObject",
+      resource: "arn:aws:s3:::unlisted/k",
+    });
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions).toEqual([
+      expect.objectContaining({
+        operator: "ResourceOwner",
+        key: "aws:ResourceAccount",
+        values: [A],
+      }),
+    ]);
+    const text = formatAuthorization(result);
+    expect(text).toContain(`allowed only when: ResourceOwner aws:ResourceAccount ["${A}"]`);
+    expect(text).toContain(`only if account ${A} owns the bucket`);
+  });
+
+  it("reads the bucket list: names or ARNs; other entries are errors, a second owner a warning", () => {
+    const gaad = (account: string) => ({
+      UserDetailList: [{ UserName: "x", Arn: `arn:aws:iam::${account}:user/x` }],
+    });
+    const listed = createAccountModel([
+      {
+        authorizationDetails: gaad(A),
+        // A snapshot read from JSON may hold anything: a number is reported, not trusted.
+        buckets: ["one", "arn:aws:s3:::two", "arn:aws:s3:::two/k", 3 as unknown as string],
+      },
+      { authorizationDetails: gaad("222222222222"), buckets: ["one"] },
+    ]);
+    expect(listed.bucketOwners.get("arn:aws:s3:::two")).toBe(A);
+    expect(listed.issues.map((i) => [i.path, i.severity])).toEqual([
+      ["accounts[0].buckets[2]", "error"],
+      ["accounts[0].buckets[3]", "error"],
+      ["accounts[1].buckets", "warning"],
+    ]);
   });
 });

@@ -23,6 +23,7 @@ const modelWith = (statement: object) =>
           },
         ],
       },
+      buckets: ["bucket", "home"],
     },
   ]);
 

@@ -55,6 +55,8 @@ const model = createAccountModel({
     ],
     Policies: [],
   },
+  // The account owns the bucket the requests name.
+  buckets: ["data"],
 });
 
 function ask(session: unknown, principal = SESSION) {

@@ -54,6 +54,8 @@ export async function collectAccount(input: CollectAccountInput): Promise<Collec
         accountId: input.accountId,
         partition: input.partition,
         resourcePolicies: { ...buckets.policies, ...keys.policies },
+        // The account owns these buckets: an S3 ARN does not say so (engine `buckets`).
+        buckets: Object.keys(buckets.buckets),
         ...(organization ? { organization } : {}),
       },
       metadata: {

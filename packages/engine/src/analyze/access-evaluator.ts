@@ -6,6 +6,7 @@ import {
   composeDecision,
   type DecisionLayers,
   type LayerOutcome,
+  ownedByCallerOr,
 } from "../authorize/compose-decision.ts";
 import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
@@ -27,8 +28,13 @@ export interface ResourceSide {
   layer: LayerOutcome<TriSet>;
   mustAllow: boolean;
   missingKeyPolicy: boolean;
+  /** A bucket of unknown owner: the same-account answer is conditional on ownership. */
+  ownerUnknown: boolean;
   accountId?: string;
 }
+
+/** Whether the caller's account owns the resource: undecided for every action. */
+const OWNERSHIP_UNKNOWN: TriSet = { sure: 0, maybe: 1 };
 
 const EMPTY_LAYER: LayerOutcome<TriSet> = {
   deny: TRI_FALSE,
@@ -104,6 +110,7 @@ export class AccessEvaluator {
       layer,
       mustAllow: info.mustAllow,
       missingKeyPolicy: info.missingKeyPolicy,
+      ownerUnknown: info.ownerUnknown,
       ...(info.accountId && { accountId: info.accountId }),
     };
     return { side, req };
@@ -157,7 +164,11 @@ export class AccessEvaluator {
       mustAllow: info.mustAllow,
       assumeDefaultKeyPolicy: info.missingKeyPolicy,
     };
-    let final = composeDecision(alg, layers).final;
+    const composed = composeDecision(alg, layers);
+    // A bucket of unknown owner: as in `authorize`, same-account grants only on ownership.
+    let final = info.ownerUnknown
+      ? ownedByCallerOr(alg, layers, composed, OWNERSHIP_UNKNOWN).final
+      : composed.final;
     // Actions AWS refuses to customers on this resource, as `authorize` answers them.
     const refused = this.refusedMask(resource, window);
     if (refused) final = alg.and(final, alg.not(refused));

@@ -1,13 +1,13 @@
 import { type Issue, issueAt } from "../issues.ts";
 import { formulaAlgebra } from "../logic/algebra.ts";
-import { FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
+import { atom, FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
 import type { PolicyType } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
 import { isAlwaysAllowedAction, isAuthenticatedCaller } from "./always-allowed.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
 import type { AuthorizationResult, MatchedStatement } from "./authorization-result.ts";
 import { refusedByAws } from "./aws-protected-resources.ts";
-import { composeDecision, type DecisionLayers } from "./compose-decision.ts";
+import { composeDecision, type DecisionLayers, ownedByCallerOr } from "./compose-decision.ts";
 import {
   type EvaluationInput,
   evaluateLevels,
@@ -16,11 +16,24 @@ import {
 } from "./evaluate-policies.ts";
 import { describeRules, findStopper } from "./explain-decision.ts";
 import { findResourcePolicy } from "./find-resource-policy.ts";
+import { RESOURCE_OWNER } from "./format-authorization.ts";
 import { organizationScope } from "./organization-scope.ts";
 import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
 import { resolveCaller } from "./resolve-caller.ts";
 import { readSessionInputs } from "./session-inputs.ts";
+
+/** The undecided condition that the caller's account owns the resource (a bucket of unknown owner). */
+export function resourceOwnerAtom(callerAccount: string): Formula {
+  return atom({
+    policyId: "",
+    policyType: "resource",
+    statement: "",
+    operator: RESOURCE_OWNER,
+    key: "aws:ResourceAccount",
+    values: [callerAccount],
+  });
+}
 
 /**
  * Decides one request the way AWS documents it: explicit deny anywhere wins; RCPs and
@@ -107,7 +120,11 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     mustAllow: resourceInfo.mustAllow,
     assumeDefaultKeyPolicy: resourceInfo.missingKeyPolicy,
   };
-  const decision = composeDecision(formulaAlgebra, layers);
+  const composed = composeDecision(formulaAlgebra, layers);
+  const decision =
+    resourceInfo.ownerUnknown && caller.accountId
+      ? ownedByCallerOr(formulaAlgebra, layers, composed, resourceOwnerAtom(caller.accountId))
+      : composed;
   const notes = describeRules(layers, scope.notes);
   // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
   const refused = refusedByAws(request.action, request.resource);

@@ -89,3 +89,20 @@ export function composeDecision<T>(
   const final = alg.and(alg.not(deny), ...layers.rcpAllow, ...layers.scpAllow, grant);
   return { final, deny, grant, identitySide, resourceSide };
 }
+
+/**
+ * A bucket whose account the snapshots do not name (no policy here, not in a bucket list) may
+ * belong to anyone: the same-account answer holds only if the caller's account owns it
+ * (`owned`), so the final decision is the cross-account one, or the same-account one on that
+ * condition — never a cross-account allow by assumption. `decision` is composed from `layers`.
+ */
+export function ownedByCallerOr<T>(
+  alg: Algebra<T>,
+  layers: DecisionLayers<T>,
+  decision: ComposedDecision<T>,
+  owned: T,
+): ComposedDecision<T> {
+  if (!layers.sameAccount) return decision;
+  const cross = composeDecision(alg, { ...layers, sameAccount: false });
+  return { ...decision, final: alg.or(cross.final, alg.and(owned, decision.final)) };
+}

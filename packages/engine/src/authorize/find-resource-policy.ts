@@ -9,6 +9,11 @@ export interface ResourceInfo {
   mustAllow: boolean;
   /** A KMS key the snapshots hold no key policy for. */
   missingKeyPolicy: boolean;
+  /**
+   * An S3 bucket (or object) whose account neither a bucket policy nor a bucket list names:
+   * the same-account answer holds only on condition that the caller's account owns it.
+   */
+  ownerUnknown: boolean;
 }
 
 /** Finds the resource-based policy that governs `action` on `resource` (S3 objects use their bucket's). */
@@ -36,11 +41,12 @@ export function findResourcePolicy(
     ...(accountId && { accountId }),
     mustAllow,
     missingKeyPolicy: isKey && !record,
+    ownerUnknown: !accountId && resource.includes(":s3:::"),
   };
 }
 
 function s3Owner(model: AccountModel, resource: string): string | undefined {
   if (!resource.includes(":s3:::")) return undefined;
   const bucket = resource.split("/")[0] ?? resource;
-  return model.resourcePolicies.get(bucket)?.accountId;
+  return model.resourcePolicies.get(bucket)?.accountId ?? model.bucketOwners.get(bucket);
 }

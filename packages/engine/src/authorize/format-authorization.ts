@@ -1,8 +1,13 @@
 import type { ConditionAtom, Formula } from "../logic/formula.ts";
 import type { AuthorizationResult } from "./authorization-result.ts";
 
+/** The operator of the condition that the caller's account owns a bucket of unknown owner. */
+export const RESOURCE_OWNER = "ResourceOwner";
+
 /** One undecided condition as text: `StringEquals aws:SourceVpc ["vpc-1"] (policy#Sid)`. */
 export function formatConditionAtom(atom: ConditionAtom): string {
+  if (atom.operator === RESOURCE_OWNER)
+    return `${atom.operator} ${atom.key} ${JSON.stringify(atom.values)} (the bucket's owner is not in the snapshots)`;
   return `${atom.operator} ${atom.key} ${JSON.stringify(atom.values)} (${atom.policyId}, ${atom.statement})`;
 }
 
@@ -43,6 +48,11 @@ export function formatAuthorization(result: AuthorizationResult): string {
     );
   }
   for (const note of result.notes) lines.push(`note: ${note}`);
+  const owner = result.conditions.find((a) => a.operator === RESOURCE_OWNER);
+  if (owner)
+    lines.push(
+      `note: no bucket policy or bucket list names the bucket's account: the same-account answer holds only if account ${owner.values.join(", ")} owns the bucket (give the account's bucket list to decide)`,
+    );
   for (const issue of result.issues)
     lines.push(`${issue.severity}: ${issue.path}: ${issue.message}`);
   return lines.join("\n");

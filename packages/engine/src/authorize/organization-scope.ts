@@ -23,7 +23,9 @@ export function organizationScope(
 ): OrganizationScope {
   const notes: string[] = [];
   if (!resourceAccountId)
-    notes.push("resource account not known: assumed to be the caller's account");
+    notes.push(
+      "resource account not known: the caller's account's RCPs applied; an S3 bucket's answer is conditional on its owner, other resources are taken to be in the caller's account",
+    );
   const resourceAccount = resourceAccountId ?? caller.accountId;
   const callerIsIam =
     caller.kind === "user" ||

@@ -51,5 +51,7 @@ export interface AccountModel {
   principals: ReadonlyMap<string, PrincipalRecord>;
   /** Keyed by resource ARN; role trust policies are included under the role ARN. */
   resourcePolicies: ReadonlyMap<string, ResourcePolicyRecord>;
+  /** S3 bucket ARN → owning account, from the snapshots' bucket lists and bucket policies. */
+  bucketOwners: ReadonlyMap<string, string>;
   issues: readonly Issue[];
 }

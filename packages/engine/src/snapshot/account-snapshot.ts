@@ -32,5 +32,11 @@ export interface AccountSnapshot {
   partition?: Partition;
   /** Resource-based policies keyed by resource ARN (an S3 bucket may be given by name). */
   resourcePolicies?: Readonly<Record<string, unknown>>;
+  /**
+   * The S3 buckets the account owns (names or ARNs), e.g. from `ListBuckets`. An S3 ARN names
+   * no account: without this list, a bucket without a policy here has an unknown owner, and a
+   * request on it is conditional on who owns it.
+   */
+  buckets?: readonly string[];
   organization?: OrganizationInput;
 }

@@ -27,6 +27,7 @@ export function createAccountModel(
   const accounts = new Map<string, AccountData>();
   const principals = new Map<string, PrincipalRecord>();
   const resourcePolicies = new Map<string, ResourcePolicyRecord>();
+  const bucketOwners = new Map<string, string>();
   const parsed = snapshots.flatMap((snapshot, i) => {
     const prefix = snapshots.length > 1 ? `accounts[${i}].` : "";
     if (!isObject(snapshot)) {
@@ -79,6 +80,15 @@ export function createAccountModel(
         issues,
       );
       resourcePolicies.set(record.resourceArn, record);
+      if (isBucketArn(record.resourceArn)) bucketOwners.set(record.resourceArn, accountId);
+    }
+    for (const arn of readBuckets(snapshot.buckets, partition, `${prefix}buckets`, issues)) {
+      const other = bucketOwners.get(arn);
+      if (other && other !== accountId)
+        issues.push(
+          issueAt(`${prefix}buckets`, `${arn} is also given to account ${other}`, "warning"),
+        );
+      bucketOwners.set(arn, accountId);
     }
     accounts.set(accountId, {
       accountId,
@@ -103,7 +113,28 @@ export function createAccountModel(
       managedPolicies: details.managedPolicies,
     });
   }
-  return { accounts, principals, resourcePolicies, issues };
+  return { accounts, principals, resourcePolicies, bucketOwners, issues };
+}
+
+const isBucketArn = (arn: string) => /^arn:[^:]+:s3:::[^/]+$/.test(arn);
+
+/** The snapshot's bucket list as bucket ARNs (a bare name becomes `arn:<partition>:s3:::name`). */
+function readBuckets(input: unknown, partition: string, path: string, issues: Issue[]): string[] {
+  if (input === undefined) return [];
+  if (!Array.isArray(input)) {
+    issues.push(issueAt(path, "must be a list of bucket names or ARNs"));
+    return [];
+  }
+  const arns: string[] = [];
+  input.forEach((entry, i) => {
+    const arn =
+      typeof entry === "string" && !entry.startsWith("arn:")
+        ? `arn:${partition}:s3:::${entry}`
+        : entry;
+    if (typeof arn === "string" && isBucketArn(arn)) arns.push(arn);
+    else issues.push(issueAt(`${path}[${i}]`, "must be a bucket name or an S3 bucket ARN"));
+  });
+  return arns;
 }
 
 const groupIndex = new WeakMap<AuthorizationDetails, Map<string, IamGroup>>();

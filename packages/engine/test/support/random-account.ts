@@ -26,6 +26,8 @@ export const RESOURCES = [
   "arn:aws:s3:::a/k",
   "arn:aws:s3:::b/k",
   "arn:aws:s3:::a/u/k",
+  // No policy and no bucket list: its owner is unknown, same-account access is conditional.
+  "arn:aws:s3:::c/k",
   ROLE,
   KEY,
   "arn:aws:iam::aws:policy/AdministratorAccess",
