@@ -12,7 +12,7 @@ import { startPipeline } from "./support/pipeline.ts";
 const pipeline = await startPipeline({
   model: { ...smallAccount.model, credentialReportPolls: 12 },
   worker: false,
-  queue: { expireInSeconds: 10 },
+  queue: { expireInSeconds: 20 },
   credentialReportPollMs: 100,
 });
 const { settings } = pipeline;
