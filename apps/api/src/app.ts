@@ -8,7 +8,7 @@ import type { AppDeps, AppEnv } from "./context.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { rateLimitHeaders, type TokenBuckets } from "./rate-limits.ts";
+import { enforceRateLimit, type TokenBuckets } from "./rate-limits.ts";
 import { registerDocs } from "./routes/docs.ts";
 import { endpoints as defaultEndpoints } from "./routes/index.ts";
 import { validationHook } from "./validation-hook.ts";
@@ -55,15 +55,11 @@ function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
 function clientRateLimit(buckets: TokenBuckets, trustProxy: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.path === "/healthz" || c.req.path === "/readyz") return next();
-    const limit = buckets.take(clientAddress(c, trustProxy));
-    const headers = rateLimitHeaders(limit);
-    if (!limit.allowed)
-      throw new AppError(
-        "RATE_LIMITED",
-        `Too many requests from this address: retry in ${limit.retryAfterSeconds} s`,
-        { headers },
-      );
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    enforceRateLimit(
+      c,
+      buckets.take(clientAddress(c, trustProxy)),
+      "Too many requests from this address",
+    );
     return next();
   };
 }

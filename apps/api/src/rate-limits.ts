@@ -1,3 +1,5 @@
+import { AppError } from "@sightline/domain";
+
 /** What one bucket said about a request: whether it may go on, and the RateLimit-* figures. */
 export interface RateDecision {
   allowed: boolean;
@@ -57,8 +59,25 @@ export interface RateLimits {
   perKey?: TokenBuckets;
 }
 
+/**
+ * Applies a bucket's decision to a request: RateLimit-* headers on the answer, or a 429 whose
+ * message starts with `tooMany` ("Too many requests with this API key").
+ */
+export function enforceRateLimit(
+  c: { header(name: string, value: string): void },
+  decision: RateDecision,
+  tooMany: string,
+): void {
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed)
+    throw new AppError("RATE_LIMITED", `${tooMany}: retry in ${decision.retryAfterSeconds} s`, {
+      headers,
+    });
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+}
+
 /** RateLimit-* headers (IETF draft) for a decision. */
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
     "ratelimit-limit": String(decision.limit),
     "ratelimit-remaining": String(decision.remaining),

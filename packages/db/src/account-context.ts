@@ -101,11 +101,20 @@ export async function loadPartnerAccountContext(
     partnerCustomerId: key.partnerCustomerId,
     plan: row.plan as SubscriptionPlanName,
     ...(monitoring ? { monitoring } : {}),
-    delivery: {
-      ...(bucketName ? { bucketName } : {}),
-      ...(bucketName && row.kmsKeyId ? { kmsKeyId: row.kmsKeyId } : {}),
-      featureFlags: row.featureFlags,
-    },
+    delivery: deliveryOf(bucketName, row.kmsKeyId, row.featureFlags),
+  };
+}
+
+/** Where reports go: the bucket and its key when a bucket is configured, else the local inbox. */
+function deliveryOf(
+  bucketName: string | undefined,
+  kmsKeyId: string | null,
+  featureFlags: AccountContext["delivery"]["featureFlags"],
+): AccountContext["delivery"] {
+  return {
+    ...(bucketName ? { bucketName } : {}),
+    ...(bucketName && kmsKeyId ? { kmsKeyId } : {}),
+    featureFlags,
   };
 }
 
@@ -141,11 +150,7 @@ export async function loadDirectAccountContext(
     accountId: key.accountId,
     plan: row.plan as SubscriptionPlanName,
     ...(monitoring ? { monitoring } : {}),
-    delivery: {
-      ...(bucketName ? { bucketName } : {}),
-      ...(bucketName && row.kmsKeyId ? { kmsKeyId: row.kmsKeyId } : {}),
-      featureFlags: row.featureFlags,
-    },
+    delivery: deliveryOf(bucketName, row.kmsKeyId, row.featureFlags),
   };
 }
 

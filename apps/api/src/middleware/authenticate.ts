@@ -3,7 +3,7 @@ import { AppError, type Caller } from "@sightline/domain";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { digestsEqual, hashKey } from "../keys.ts";
-import { rateLimitHeaders } from "../rate-limits.ts";
+import { enforceRateLimit } from "../rate-limits.ts";
 
 const bearer = /^Bearer ([A-Za-z0-9_.~+/=-]{1,512})$/;
 
@@ -55,16 +55,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       });
     }
     const limit = deps.rateLimits?.perKey?.take(digest);
-    if (limit) {
-      const headers = rateLimitHeaders(limit);
-      if (!limit.allowed)
-        throw new AppError(
-          "RATE_LIMITED",
-          `Too many requests with this API key: retry in ${limit.retryAfterSeconds} s`,
-          { headers },
-        );
-      for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    }
+    if (limit) enforceRateLimit(c, limit, "Too many requests with this API key");
     c.set("caller", caller);
     // An answer for one caller must not be kept by a shared cache or the browser.
     c.header("cache-control", "no-store");

@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { csvText, encodeRepeats } from "./cell-text.ts";
-import { HashingFile } from "./hashing-file.ts";
 import type { OpenRowWriter } from "./row-writer.ts";
+import { openTextRowWriter } from "./text-row-writer.ts";
 
 /**
  * RFC 4180: CRLF record ends, a field quoted when it holds a quote, comma, CR or LF (csv-stringify
@@ -40,36 +40,17 @@ function createCsvCell() {
   };
 }
 
-/** Characters gathered before a write to the file stream. */
-const CHUNK_CHARS = 64 * 1024;
-
 /** CSV (RFC 4180, CRLF line ends) with a header row of the column names. */
 export const openCsvWriter: OpenRowWriter = (path, columns) => {
-  const file = new HashingFile(path);
   const cell = createCsvCell();
   const fields = columns.map((column) => ({
     name: column.name,
     encode: encodeRepeats((value) => cell(csvText(value))),
   }));
-  let pending = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;
-  let rows = 0;
-  const flush = () => {
-    const chunk = pending;
-    pending = "";
-    return file.write(chunk);
-  };
-  return {
-    write(row) {
-      let line = "";
-      for (const field of fields) line += `,${field.encode(row[field.name])}`;
-      pending += `${line.slice(1)}${RECORD_END}`;
-      rows++;
-      return pending.length >= CHUNK_CHARS ? flush() : undefined;
-    },
-    async finish() {
-      if (pending.length > 0) await flush();
-      return file.close(rows);
-    },
-    abort: () => file.abort(),
-  };
+  const header = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;
+  return openTextRowWriter(path, header, (row) => {
+    let line = "";
+    for (const field of fields) line += `,${field.encode(row[field.name])}`;
+    return `${line.slice(1)}${RECORD_END}`;
+  });
 };
