@@ -108,3 +108,15 @@ export type {
   IamRole,
   IamUser,
 } from "./snapshot/snapshot-types.ts";
+export type {
+  AzureDenyAssignmentInput,
+  AzureDenyAssignmentProperties,
+  AzureDenyPrincipalInput,
+  AzureDirectoryObjectInput,
+  AzureGroupInput,
+  AzurePermissionInput,
+  AzureResourceInput,
+  AzureRoleAssignmentInput,
+  AzureRoleDefinitionInput,
+  AzureSnapshot,
+} from "./azure/azure-snapshot.ts";
