@@ -44,6 +44,18 @@ export {
   formatFormula,
 } from "./authorize/format-authorization.ts";
 export type {
+  AzureDenyAssignmentInput,
+  AzureDenyAssignmentProperties,
+  AzureDenyPrincipalInput,
+  AzureDirectoryObjectInput,
+  AzureGroupInput,
+  AzurePermissionInput,
+  AzureResourceInput,
+  AzureRoleAssignmentInput,
+  AzureRoleDefinitionInput,
+  AzureSnapshot,
+} from "./azure/azure-snapshot.ts";
+export type {
   AccessEdgeAttributes,
   AccessGraph,
   AccessGraphOptions,
@@ -108,15 +120,3 @@ export type {
   IamRole,
   IamUser,
 } from "./snapshot/snapshot-types.ts";
-export type {
-  AzureDenyAssignmentInput,
-  AzureDenyAssignmentProperties,
-  AzureDenyPrincipalInput,
-  AzureDirectoryObjectInput,
-  AzureGroupInput,
-  AzurePermissionInput,
-  AzureResourceInput,
-  AzureRoleAssignmentInput,
-  AzureRoleDefinitionInput,
-  AzureSnapshot,
-} from "./azure/azure-snapshot.ts";
