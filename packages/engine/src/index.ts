@@ -2,6 +2,7 @@ export { ActionIndex } from "./analyze/action-index.ts";
 export type {
   AccountAnalysis,
   AnalysisStats,
+  GrantSource,
   PrincipalAccessSummary,
   PrincipalRow,
   PrincipalType,

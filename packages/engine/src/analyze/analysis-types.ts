@@ -2,7 +2,40 @@ import type { Capability } from "@sightline/capabilities";
 import type { Issue } from "../issues.ts";
 import type { AccessLevel } from "./decision-at.ts";
 
-export type PrincipalType = "IAMUser" | "IAMRole";
+/** AWS principals; Azure principals (the Azure analysis) carry the `Azure…` types. */
+export type PrincipalType =
+  | "IAMUser"
+  | "IAMRole"
+  | "AzureUser"
+  | "AzureGroup"
+  | "AzureServicePrincipal"
+  | "AzureManagedIdentity";
+
+/**
+ * A policy (or, for Azure, a role assignment) whose statements give a row's capability: what a
+ * reviewer must change to take the access away.
+ */
+export interface GrantSource {
+  /**
+   * AWS: `managed` (customer or AWS managed policy: `policyArn`), `inline` (the principal's own:
+   * `policyName`), `group-managed` / `group-inline` (received through `group`), `resource`
+   * (the resource's policy: `policyArn` is the resource ARN). Azure: `role-assignment`
+   * (`policyArn` is the assignment ID, `policyName` the role's name).
+   */
+  policyType:
+    | "managed"
+    | "inline"
+    | "group-managed"
+    | "group-inline"
+    | "resource"
+    | "role-assignment";
+  policyArn?: string;
+  policyName?: string;
+  /** The group the policy is received through (AWS) or the assignee group (Azure). */
+  group?: string;
+  /** The granting statements' Sids (or `#<index>` when a statement has none). */
+  sids?: readonly string[];
+}
 
 /** One row of the principals report. */
 export interface PrincipalRow {
@@ -15,9 +48,21 @@ export interface PrincipalRow {
   groupArns: readonly string[];
   permissionsBoundaryArn?: string;
   tags: Readonly<Record<string, string>>;
+  /** IAM admins: the policies that make the principal one. */
+  iamAdminGrantedBy?: readonly GrantSource[];
+  /** IAM admins: the actions (administer-resource on IAM) those policies grant. */
+  iamAdminActions?: readonly string[];
 }
 
-export type ResourceType = "S3Bucket" | "KMSKey" | "IAMRole" | "Other";
+export type ResourceType =
+  | "S3Bucket"
+  | "KMSKey"
+  | "IAMRole"
+  | "Other"
+  /** Azure scopes that hold role assignments of their own. */
+  | "AzureSubscription"
+  | "AzureResourceGroup"
+  | "AzureResource";
 
 /** One row of the resources report: a resource that has a resource-based policy. */
 export interface ResourceRow {
@@ -41,6 +86,8 @@ export interface PrincipalAccessSummary {
   conditional: boolean;
   /** Service-wide rows: resource patterns where a Deny carves this capability out (maybe under conditions). */
   exceptResources: readonly string[];
+  /** The policies whose statements give this capability. */
+  grantedBy?: readonly GrantSource[];
 }
 
 export type ResourcePrincipalType =
@@ -51,7 +98,11 @@ export type ResourcePrincipalType =
   | "Service"
   | "Federated"
   | "CanonicalUser"
-  | "ExternalPrincipal";
+  | "ExternalPrincipal"
+  | "AzureUser"
+  | "AzureGroup"
+  | "AzureServicePrincipal"
+  | "AzureManagedIdentity";
 
 /** Who holds a capability on a resource that has a resource-based policy. */
 export interface ResourceAccessSummary {
@@ -65,6 +116,8 @@ export interface ResourceAccessSummary {
   /** The principal belongs to the resource's account. */
   inAccount: boolean;
   conditional: boolean;
+  /** The policies whose statements give this capability. */
+  grantedBy?: readonly GrantSource[];
 }
 
 export interface AnalysisStats {
