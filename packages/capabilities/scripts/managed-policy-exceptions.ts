@@ -55,7 +55,7 @@ export const AWS_MANAGED_POLICY_EXCEPTIONS: Readonly<
     "inspector:GetAssessmentReport":
       "granted only by the wildcard inspector:Get*: a findings report, read-data under the usage-report rule like IAM's credential report",
     "rds:DownloadDBLogFilePortion":
-      "database logs can hold query text and values; AWS lets auditors read them",
+      "as k9 (read-data): database logs can hold query text and values, though AWS lets auditors read them",
     "s3vectors:GetVectors": "returns stored vectors and their metadata, the bucket's data",
   },
 };

@@ -22,7 +22,7 @@ import {
   leaveOneServiceOut,
 } from "./compare-k9.ts";
 import { formatManagedPolicyResult, runManagedPolicyChecks } from "./managed-policies.ts";
-import { findSiblingViolations, formatSiblingViolations } from "./sibling-consistency.ts";
+import { formatSiblingViolations, runSiblingChecks } from "./sibling-consistency.ts";
 
 // Prints the figures quoted in README.md: `pnpm --filter @sightline/capabilities stats`.
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -65,7 +65,8 @@ console.log("AWS managed policies (reference/aws-managed-policies):");
 for (const r of runManagedPolicyChecks())
   console.log(formatManagedPolicyResult(r, 20).replace(/^/gm, "  "));
 
-console.log(formatSiblingViolations(findSiblingViolations()));
+const siblings = runSiblingChecks();
+console.log(formatSiblingViolations(siblings.violations, siblings.compared));
 
 const boundary = buildDenyIamAdminBoundaryPolicy();
 console.log(

@@ -4,13 +4,20 @@ export interface ActionWords {
   verb: string;
   /** Words after the verb, e.g. `["Item"]`. */
   noun: readonly string[];
-  /** Words that came before the verb (`Batch`, `Admin`, `PartiQL`). */
+  /**
+   * Words that qualify how the action is called rather than what it acts on: those before the verb
+   * (`Batch`, `Admin`, `PartiQL`) and the suffixes `WithIAM` and `Async`
+   * (`GetClusterCredentialsWithIAM` acts on cluster credentials, `InvokeAsync` invokes).
+   */
   modifiers: readonly string[];
 }
 
 const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g;
 /** Leading words that qualify the verb rather than being it. */
 const VERB_MODIFIERS = new Set(["Batch", "Admin", "PartiQL", "Bulk", "Re"]);
+
+/** Trailing words that qualify the call, not its object (`…WithIAM`, `…Async`). */
+const SUFFIX_MODIFIERS: readonly (readonly string[])[] = [["With", "IAM"], ["Async"]];
 
 /** Splits `DescribeDBInstances` into `Describe` + `DB Instances`; acronyms stay whole. */
 export function splitActionName(name: string): ActionWords {
@@ -20,6 +27,13 @@ export function splitActionName(name: string): ActionWords {
   while (words.length > 1 && VERB_MODIFIERS.has(words[0] ?? ""))
     modifiers.push(words.shift() ?? "");
   const [verb = name, ...noun] = words;
+  for (const suffix of SUFFIX_MODIFIERS) {
+    const at = noun.length - suffix.length;
+    if (at >= 0 && suffix.every((w, i) => noun[at + i] === w)) {
+      modifiers.push(suffix.join(""));
+      noun.splice(at);
+    }
+  }
   return { verb, noun, modifiers };
 }
 

@@ -40,10 +40,6 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
       "a metric stream forwards metrics to Firehose and holds none; deleting it deletes no data (PutMetricStream is administer-resource)",
   },
   // DynamoDB
-  "dynamodb:CreateTableReplica": {
-    capabilities: ["administer-resource", "write-data"],
-    reason: "the new replica is filled with the table's items (as k9)",
-  },
   "dynamodb:DeleteTable": {
     capabilities: ["administer-resource", "delete-data"],
     reason:
@@ -105,15 +101,10 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason:
       "differs from k9 (write-data): principal tags feed aws:PrincipalTag conditions, so they change who can access what",
   },
-  // IoT: iam-data rates these two reads of a connected MQTT client Write.
+  // IoT: iam-data rates this read of a connected MQTT client Write.
   "iot:GetConnection": {
     capabilities: ["read-config"],
     reason: "reads a client's connection details; AWS's ReadOnlyAccess grants it (iot:Get*)",
-  },
-  "iot:ListSubscriptions": {
-    capabilities: ["read-config"],
-    reason:
-      "lists a client's topic subscriptions; AWS's ReadOnlyAccess and SecurityAudit grant it (iot:List*)",
   },
   // KMS
   "kms:DeleteCustomKeyStore": {
@@ -147,14 +138,6 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason: "differs from k9 (delete-data): an option group holds engine settings, not data",
   },
   // S3
-  "s3:InitiateReplication": {
-    capabilities: ["write-data"],
-    reason: "as k9: marks objects for replication, which writes them to the destination",
-  },
-  "s3:ListBucket": {
-    capabilities: ["read-data"],
-    reason: "as k9: lists object keys, which reveal the bucket's contents",
-  },
   "s3:PutBucketTagging": {
     capabilities: ["administer-resource"],
     reason:

@@ -44,10 +44,30 @@ const DELETE: readonly Capability[] = ["delete-data"];
 const last = (noun: readonly string[]) => noun[noun.length - 1];
 const has = (noun: readonly string[], ...words: string[]) => words.some((w) => noun.includes(w));
 
-/** Drops a trailing `By …` qualifier: `GetParametersByPath` is about parameters. */
+/**
+ * Drops a trailing qualifier: `GetParametersByPath` is about parameters, `ReadDataViaQuery` and
+ * `ReadDataForReplication` about data.
+ */
 function headPhrase(noun: readonly string[]): readonly string[] {
-  const by = noun.indexOf("By");
-  return by > 0 ? noun.slice(0, by) : noun;
+  const at = noun.findIndex(
+    (w, i) =>
+      i > 0 && (w === "By" || w === "Via" || (w === "For" && noun[i + 1] === "Replication")),
+  );
+  return at > 0 ? noun.slice(0, at) : noun;
+}
+
+const RESULT_WORDS = ["Result", "Results"];
+
+/**
+ * The results of a query, however the action names them: `GetQueryResults`,
+ * `GetQueryResultsStream`, `GenerateQueryResultsSummary`, `GetQueryResultsMonitorTopContributors`.
+ */
+function isQueryResults(phrase: readonly string[]): boolean {
+  const at = phrase.findIndex((w) => RESULT_WORDS.includes(w));
+  if (at < 0) return false;
+  if (phrase.slice(0, at).some((w) => w === "Query" || w === "Queries")) return true;
+  // `…ResultsStream` streams the results; anything else after `Results` names another thing.
+  return phrase.slice(at + 1).every((w) => w === "Stream");
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set();
@@ -61,6 +81,7 @@ export function isDataNoun(noun: readonly string[], category?: string): boolean 
   const head = last(phrase);
   if (head === undefined) return false;
   if (phrase.some((w) => CONFIG_CONTEXT.has(w))) return false;
+  if (isQueryResults(phrase)) return true;
   const extra = (category && CATEGORY_DATA_NOUNS[category]) || NO_WORDS;
   let i = phrase.length - 1;
   while (i >= 0 && !DATA_NOUNS.has(phrase[i] ?? "") && !extra.has(phrase[i] ?? "")) i--;
@@ -85,8 +106,20 @@ function isUsageReport(noun: readonly string[]): boolean {
   );
 }
 
-/** Does deleting this noun destroy a live store of data (`DeleteTable`, `DeleteDBInstance`)? */
-function isDataStore(facts: AwsActionFacts): boolean {
+/**
+ * A data-holding resource: a live resource whose content is data that its data-plane actions read
+ * and write, so that deleting it destroys that content (`DeleteTable`, `DeleteDBInstance`,
+ * `DeleteLogGroup`, `DeleteStream`). Recognised by the noun's last word:
+ * - anywhere: volumes, queues, streams (log streams, delivery streams), repositories, ledgers,
+ *   databases, keyspaces, log groups, file systems, data stores (`DeleteEventDataStore`);
+ * - in storage, database and analytics services (iam-data's categories): tables, clusters,
+ *   indexes, replicas of those, collections, datasets, graphs, stores, warehouses, domains,
+ *   namespaces, caches, and (databases only) instances.
+ * Not data-holding: copies (backups, snapshots: see `isDataCopy`), containers that must be emptied
+ * before deletion (S3 buckets, vaults), and resources that forward data kept elsewhere (trails,
+ * metric and event streams configured by `Put…`; these carry reviewed overrides).
+ */
+export function isDataStore(facts: Pick<AwsActionFacts, "category" | "words">): boolean {
   const { noun } = facts.words;
   const head = last(noun);
   // `RemoveRoleFromDBCluster` names a link to the store, not the store.
@@ -95,6 +128,7 @@ function isDataStore(facts: AwsActionFacts): boolean {
   const before = noun[noun.length - 2];
   if ((head === "Group" && before === "Log") || (head === "System" && before === "File"))
     return true;
+  if (head === "Store" && before === "Data") return true;
   if (facts.category === undefined || !STORE_CATEGORIES.has(facts.category)) return false;
   if (STORE_CATEGORY_NOUNS.has(head)) return true;
   // In database services an "instance" is the database itself.
@@ -112,6 +146,49 @@ const isRead = (f: AwsActionFacts) => f.accessLevel === "Read" || f.accessLevel 
 const verbIn = (f: AwsActionFacts, set: ReadonlySet<string>) => set.has(f.words.verb);
 const isDelete = (f: AwsActionFacts) => CONTENT_DELETE_VERBS.has(f.words.verb);
 
+const RUN_VERBS = new Set([
+  "Execute",
+  "Run",
+  "Start",
+  "Begin",
+  "Commit",
+  "Rollback",
+  "Cancel",
+  "Stop",
+]);
+const STATEMENT_WORDS = new Set([
+  "Statement",
+  "Statements",
+  "Sql",
+  "Transaction",
+  "Query",
+  "Queries",
+]);
+const DATABASE_WORDS = ["Db", "DB", "Database", "Cluster", "Workgroup"];
+const LOGIN_CATEGORIES = new Set(["databases", "analytics"]);
+
+/**
+ * A login to a data store: a connect action on a database (`connect`, `DbConnect`,
+ * `DbConnectAdmin`, `ConnectKxCluster`), or, in a database or analytics service, temporary
+ * database credentials, session credentials, auth tokens and signed connection strings
+ * (`GetClusterCredentials`, `GetCredentials`, `GetIdentityCenterAuthToken`,
+ * `GetKxConnectionString`).
+ */
+function isDataStoreLogin(f: AwsActionFacts): boolean {
+  const { verb, noun } = f.words;
+  const words = [verb, ...noun];
+  const connect = words.indexOf("Connect");
+  if (verb === "Connect" && noun.length === 0) return true;
+  if (connect > 0 && has(words.slice(0, connect), "Db", "DB", "Database")) return true;
+  if (f.category === undefined || !LOGIN_CATEGORIES.has(f.category)) return false;
+  if (verb === "Connect") return has(noun, ...DATABASE_WORDS, "Kx");
+  if (verb !== "Get" && verb !== "Generate") return false;
+  const head = last(noun);
+  if (head === "Credentials") return noun.length === 1 || has(noun, ...DATABASE_WORDS, "Session");
+  if (head === "Token") return has(noun, "Auth");
+  return head === "String" && noun[noun.length - 2] === "Connection";
+}
+
 /** Ordered: the first rule that returns capabilities decides. */
 export const AWS_RULES: readonly AwsRule[] = [
   {
@@ -122,15 +199,36 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => (f.words.verb === "Pass" ? (isRead(f) ? USE : ADMIN) : undefined),
   },
   {
-    // Statements and transactions run through a data API can change data.
-    id: "execute-statement",
+    // Credentials that log a principal into a data store, whatever the action's name or suffix
+    // (`rds-db:connect`, `dsql:DbConnect`, `redshift:GetClusterCredentials[WithIAM]`,
+    // `redshift-serverless:GetCredentials`): entering the store, as k9's rds-db:connect.
+    id: "data-store-login",
+    match: (f) => (isDataStoreLogin(f) ? USE : undefined),
+  },
+  {
+    // Running a statement or query: a run AWS rates Write can change data (SQL DML, CTAS, results
+    // written out) and is write-data, as k9's rds-data:ExecuteStatement; one AWS rates Read can only
+    // read, and reads the data its results expose. The transaction verbs around statements write
+    // (k9: rds-data:BeginTransaction, CommitTransaction, RollbackTransaction).
+    id: "run-statement",
     match: (f) => {
-      const head = last(f.words.noun);
-      const verbs = ["Execute", "Begin", "Commit", "Rollback"];
-      return verbs.includes(f.words.verb) &&
-        (head === "Statement" || head === "Sql" || head === "Transaction")
-        ? WRITE
-        : undefined;
+      const { verb, noun } = f.words;
+      if (!RUN_VERBS.has(verb)) return undefined;
+      const head = last(noun);
+      const statement = head !== undefined && STATEMENT_WORDS.has(head);
+      const query = noun[0] === "Query" || noun[0] === "Queries";
+      // `StartTelemetryQuerySession` opens a session (use-resource below).
+      if (!statement && !query) return undefined;
+      if (head === "Session" && (verb === "Start" || verb === "Resume")) return undefined;
+      // Stopping a running query or statement manages the engine's work without touching data
+      // (AWS's AmazonTimestreamReadOnlyAccess grants CancelQuery); cancelling a transaction rolls
+      // its writes back.
+      if ((verb === "Cancel" || verb === "Stop") && !has(noun, "Transaction")) return USE;
+      if (isRead(f)) return READ;
+      // A SQL statement, or a query in a database or analytics engine, can change data; a query
+      // over a monitoring service's telemetry (CloudTrail Lake, Logs Insights) only reads it.
+      const engine = f.category !== undefined && LOGIN_CATEGORIES.has(f.category);
+      return engine || has(noun, "Statement", "Statements", "Sql", "Transaction") ? WRITE : READ;
     },
   },
   {
@@ -139,17 +237,6 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => {
       if (f.words.verb !== "Git") return undefined;
       return f.words.noun[0] === "Pull" ? READ : WRITE;
-    },
-  },
-  {
-    // Running a query in a query engine uses it; the data read is authorised at its source.
-    id: "run-query",
-    match: (f) => {
-      const { verb, noun } = f.words;
-      const runs = verb === "Start" || verb === "Run";
-      const ends = verb === "Cancel" || verb === "Stop";
-      const query = noun[0] === "Query" || noun[0] === "Queries";
-      return (runs || ends) && query ? USE : undefined;
     },
   },
   {
@@ -186,6 +273,13 @@ export const AWS_RULES: readonly AwsRule[] = [
     id: "replicate-content",
     match: (f) => {
       const { verb, noun } = f.words;
+      // Starting replication copies the source's data into the destination (s3:InitiateReplication).
+      if (
+        (verb === "Initiate" || verb === "Start") &&
+        noun.length === 1 &&
+        noun[0] === "Replication"
+      )
+        return WRITE;
       if (verb !== "Replicate") return undefined;
       return noun[0] === "Delete" || noun[0] === "Tags" || isData(f) ? WRITE : undefined;
     },
@@ -303,8 +397,22 @@ export const AWS_RULES: readonly AwsRule[] = [
       f.accessLevel === "Write" && f.words.verb === "Get" && isData(f) ? READ : undefined,
   },
   {
+    // Listing one bucket lists its object keys, the names of its data (k9: s3:ListBucket).
+    id: "list-bucket-contents",
+    match: (f) =>
+      f.words.verb === "List" && f.words.noun.length === 1 && f.words.noun[0] === "Bucket"
+        ? READ
+        : undefined,
+  },
+  {
     id: "read-config",
     match: (f) => (isRead(f) ? CONFIG : undefined),
+  },
+  {
+    // Describe and List only look, whatever level iam-data gives them
+    // (`backup-storage:DescribeBackupJob` is Write, `backup:DescribeBackupJob` Read).
+    id: "read-verb-rated-write",
+    match: (f) => (f.words.verb === "Describe" || f.words.verb === "List" ? CONFIG : undefined),
   },
   {
     id: "write-data-verb",
@@ -347,13 +455,21 @@ export const AWS_RULES: readonly AwsRule[] = [
     },
   },
   {
-    // A new snapshot is a copy of the resource's data (rds:CreateDBSnapshot in k9).
+    // A new snapshot, or a new replica of a data-holding resource, is a new resource filled with
+    // the source's data (k9: rds:CreateDBSnapshot, dynamodb:CreateTableReplica). A read replica
+    // of a database is a new database instance (k9: rds:CreateDBInstanceReadReplica is
+    // administer-resource only), a copy of a snapshot or a backup job copies an existing copy
+    // (k9: rds:CopyDBSnapshot, dynamodb:CreateBackup): neither matches.
     id: "create-snapshot",
     match: (f) => {
-      const head = last(f.words.noun);
-      return f.words.verb === "Create" && (head === "Snapshot" || head === "Snapshots")
-        ? ["administer-resource", "write-data"]
-        : undefined;
+      const { verb, noun } = f.words;
+      const head = last(noun);
+      if (verb !== "Create") return undefined;
+      const snapshot = head === "Snapshot" || head === "Snapshots";
+      const replica =
+        (head === "Replica" || head === "Replicas") &&
+        isDataStore({ category: f.category, words: { ...f.words, noun: noun.slice(0, -1) } });
+      return snapshot || replica ? ["administer-resource", "write-data"] : undefined;
     },
   },
   {

@@ -231,6 +231,8 @@ export const DATA_STORE_NOUNS = new Set([
   "Database",
   "Databases",
   "Keyspace",
+  "Datastore",
+  "Datastores",
 ]);
 
 /** Nouns that are data stores only in storage, database and analytics services (not `DeleteRouteTable`). */
@@ -249,6 +251,8 @@ export const STORE_CATEGORY_NOUNS = new Set([
   "Warehouse",
   "Domain",
   "Namespace",
+  "Cache",
+  "Caches",
 ]);
 
 export const STORE_CATEGORIES = new Set(["storage", "databases", "analytics"]);

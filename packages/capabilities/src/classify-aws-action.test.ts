@@ -20,6 +20,16 @@ describe("splitActionName", () => {
       modifiers: ["PartiQL"],
     });
     expect(splitActionName("connect")).toMatchObject({ verb: "Connect", noun: [] });
+    expect(splitActionName("GetClusterCredentialsWithIAM")).toEqual({
+      verb: "Get",
+      noun: ["Cluster", "Credentials"],
+      modifiers: ["WithIAM"],
+    });
+    expect(splitActionName("InvokeAsync")).toEqual({
+      verb: "Invoke",
+      noun: [],
+      modifiers: ["Async"],
+    });
   });
 });
 
@@ -67,7 +77,70 @@ describe("AWS classification rules", () => {
     ["InvokeWidget", "Write", undefined, ["use-resource"], "use-resource"],
     ["Decrypt", "Write", undefined, ["read-data"], "crypto-read"],
     ["GenerateDataKey", "Write", undefined, ["write-data"], "crypto-write"],
-    ["ExecuteStatement", "Write", undefined, ["write-data"], "execute-statement"],
+    ["ExecuteStatement", "Write", undefined, ["write-data"], "run-statement"],
+    ["StartQueryExecution", "Write", "analytics", ["write-data"], "run-statement"],
+    ["StartQuery", "Write", "management-and-governance", ["read-data"], "run-statement"],
+    ["StartQuery", "Read", "analytics", ["read-data"], "run-statement"],
+    ["RollbackTransaction", "Write", undefined, ["write-data"], "run-statement"],
+    ["CancelStatement", "Write", "analytics", ["use-resource"], "run-statement"],
+    ["connect", "Permissions management", undefined, ["use-resource"], "data-store-login"],
+    ["DbConnectAdmin", "Write", "databases", ["use-resource"], "data-store-login"],
+    ["GetClusterCredentials", "Write", "analytics", ["use-resource"], "data-store-login"],
+    ["GetClusterCredentialsWithIAM", "Write", "analytics", ["use-resource"], "data-store-login"],
+    ["GetCredentials", "Write", "databases", ["use-resource"], "data-store-login"],
+    ["GetWidgetCredentials", "Write", "analytics", ["read-data"], "issue-credentials"],
+    [
+      "GetClusterCredentials",
+      "Write",
+      "security-identity-and-compliance",
+      ["read-data"],
+      "issue-credentials",
+    ],
+    ["GetQueryResultsStream", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["GenerateQueryResultsSummary", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["GetQueryResultsTopContributors", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["ReadDataViaQuery", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["ReadDataForReplication", "Read", undefined, ["read-data"], "read-data-noun"],
+    ["DeleteDataViaQuery", "Write", undefined, ["delete-data"], "delete-content"],
+    ["ListBucket", "List", undefined, ["read-data"], "list-bucket-contents"],
+    ["ListBuckets", "List", undefined, ["read-config"], "read-config"],
+    ["DescribeWidgetJob", "Write", undefined, ["read-config"], "read-verb-rated-write"],
+    ["InitiateReplication", "Write", undefined, ["write-data"], "replicate-content"],
+    [
+      "CreateTableReplica",
+      "Write",
+      "databases",
+      ["administer-resource", "write-data"],
+      "create-snapshot",
+    ],
+    [
+      "CreateDBInstanceReadReplica",
+      "Write",
+      "databases",
+      ["administer-resource"],
+      "write-control-plane",
+    ],
+    [
+      "CreateBotReplica",
+      "Write",
+      "machine-learning",
+      ["administer-resource"],
+      "write-control-plane",
+    ],
+    [
+      "DeleteEventDataStore",
+      "Write",
+      "management-and-governance",
+      ["administer-resource", "delete-data"],
+      "delete-data-store",
+    ],
+    [
+      "DeleteTrail",
+      "Write",
+      "management-and-governance",
+      ["administer-resource"],
+      "write-control-plane",
+    ],
     ["GetSessionToken", "Write", undefined, ["read-data"], "issue-credentials"],
     ["PassWidget", "Write", undefined, ["administer-resource"], "pass-to-service"],
     ["UpdateWidget", "Write", undefined, ["administer-resource"], "write-control-plane"],
@@ -77,8 +150,8 @@ describe("AWS classification rules", () => {
     ["CreateWidgetSession", "Write", undefined, ["administer-resource"], "write-control-plane"],
     ["GetSessionEndpoint", "Write", undefined, ["use-resource"], "use-resource"],
     ["AccessWidgetData", "Permissions management", undefined, ["use-resource"], "use-resource"],
-    ["CancelQuery", "Write", undefined, ["use-resource"], "run-query"],
-    ["StopQueryExecution", "Write", undefined, ["use-resource"], "run-query"],
+    ["CancelQuery", "Write", undefined, ["use-resource"], "run-statement"],
+    ["StopQueryExecution", "Write", undefined, ["use-resource"], "run-statement"],
     ["StartExportTask", "Write", undefined, ["write-data"], "export-data"],
     ["CancelExportTask", "Write", undefined, ["write-data"], "export-data"],
     ["CreateExportTask", "Write", undefined, ["write-data"], "export-data"],
@@ -98,10 +171,10 @@ describe("AWS classification rules", () => {
   });
 
   it("lets the override table win and says why", () => {
-    const input = { prefix: "s3", name: "ListBucket", accessLevel: "List" as const };
+    const input = { prefix: "sts", name: "GetCallerIdentity", accessLevel: "Read" as const };
     expect(classifyAwsActionByRules(input).capabilities).toEqual(["read-config"]);
     const result = classifyAwsAction(input);
     expect(result).toMatchObject({ capabilities: ["read-data"], rule: "override" });
-    expect(result.reason).toMatch(/object keys/);
+    expect(result.reason).toMatch(/caller's own account/);
   });
 });

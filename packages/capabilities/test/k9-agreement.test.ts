@@ -36,10 +36,10 @@ describe("agreement with k9's capability map", () => {
     expect(full.agreement).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("generalises: leave-one-service-out agreement stays at least 95.5%", () => {
+  it("generalises: leave-one-service-out agreement stays at least 96.5%", () => {
     const held = leaveOneServiceOut(K9_2022);
     console.log(formatLeaveOneServiceOut(held));
     expect(held.compared).toBe(primary.compared);
-    expect(held.agreement).toBeGreaterThanOrEqual(0.955);
+    expect(held.agreement).toBeGreaterThanOrEqual(0.965);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { findSiblingViolations, formatSiblingViolations } from "../scripts/sibling-consistency.ts";
+import {
+  findSiblingViolations,
+  formatSiblingViolations,
+  plainNames,
+  serviceFamily,
+} from "../scripts/sibling-consistency.ts";
 import { SIBLING_EXCEPTIONS } from "../scripts/sibling-exceptions.ts";
 import type { AwsActionInfo } from "../src/aws-catalogue.ts";
 import { findAwsAction } from "../src/aws-catalogue.ts";
@@ -27,6 +32,46 @@ describe("sibling consistency", () => {
       action("PutGadget", ["administer-resource"]),
     ]);
     expect(found.map((v) => v.other).sort()).toEqual(["example:GetWidget", "example:PutGadget"]);
+  });
+
+  it("pairs names that differ only by Batch, WithIAM, Async or Stream", () => {
+    const found = findSiblingViolations([
+      action("GetClusterCredentials", ["use-resource"]),
+      action("GetClusterCredentialsWithIAM", ["administer-resource"]),
+      action("GetQueryResults", ["read-data"]),
+      action("GetQueryResultsStream", ["read-config"]),
+      action("GetWidget", ["read-config"]),
+      action("BatchGetWidgets", ["read-config"]),
+      action("CreateStream", ["administer-resource"]),
+    ]).filter((v) => v.check === "suffix");
+    expect(found.map((v) => v.other).sort()).toEqual([
+      "example:GetClusterCredentialsWithIAM",
+      "example:GetQueryResultsStream",
+    ]);
+    expect(plainNames("BatchDeleteClusterSnapshots")).toEqual([
+      "DeleteClusterSnapshots",
+      "DeleteClusterSnapshot",
+    ]);
+    expect(plainNames("CreateStream")).toEqual([]);
+  });
+
+  it("compares one name across the services of a family", () => {
+    const inService = (prefix: string, name: string, capabilities: Capability[]) => ({
+      ...action(name, capabilities),
+      action: `${prefix}:${name}`,
+      prefix,
+    });
+    const found = findSiblingViolations([
+      inService("widget", "ListBucket", ["read-data"]),
+      inService("widget-outposts", "ListBucket", ["read-config"]),
+      inService("widgetv2", "ListBucket", ["read-data"]),
+      inService("gadget", "ListBucket", ["read-config"]),
+    ]).filter((v) => v.check === "family");
+    expect(found.map((v) => v.other)).toEqual(["widget-outposts:ListBucket"]);
+    expect(serviceFamily("s3-object-lambda")).toBe("s3");
+    expect(serviceFamily("wafv2")).toBe("waf");
+    expect(serviceFamily("codeconnections")).toBe("codestar");
+    expect(serviceFamily("aws-marketplace")).toBeUndefined();
   });
 
   it("has no unexplained violation and no stale exception", () => {
