@@ -136,7 +136,17 @@ function suffixVariants(actions: readonly AwsActionInfo[]): SiblingViolation[] {
 }
 
 /** Renamed services whose prefixes share no first word. */
-const FAMILY_ALIASES: Readonly<Record<string, string>> = { codeconnections: "codestar" };
+const FAMILY_ALIASES: Readonly<Record<string, string>> = {
+  codeconnections: "codestar",
+  dax: "dynamodb",
+  "docdb-elastic": "rds",
+  memorydb: "elasticache",
+  es: "opensearch",
+  aoss: "opensearch",
+  s3express: "s3",
+  s3tables: "s3",
+  s3vectors: "s3",
+};
 /** First words that name no family (`aws-marketplace`, `aws-portal`). */
 const NOT_A_FAMILY = new Set(["aws"]);
 

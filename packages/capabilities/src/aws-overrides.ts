@@ -34,11 +34,6 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason:
       "returns the same metric datapoints as GetMetricStatistics (read-config); AWS's ViewOnlyAccess grants both",
   },
-  "cloudwatch:DeleteMetricStream": {
-    capabilities: ["administer-resource"],
-    reason:
-      "a metric stream forwards metrics to Firehose and holds none; deleting it deletes no data (PutMetricStream is administer-resource)",
-  },
   // DynamoDB
   "dynamodb:DeleteTable": {
     capabilities: ["administer-resource", "delete-data"],
@@ -50,7 +45,20 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     reason:
       "differs from k9: a restored table hands the backup's items to the caller, as k9 says of rds:Restore…FromDBSnapshot",
   },
-  // Glue: Data Catalog entries describe data kept elsewhere (S3); deleting them leaves the data.
+  // Catalogue, preparation and BI services in the analytics category describe data kept elsewhere
+  // (S3, the source database); deleting their entries leaves the data.
+  "databrew:DeleteDataset": {
+    capabilities: ["administer-resource"],
+    reason: "a DataBrew dataset is a reference to data in S3 or a database, which stays",
+  },
+  "datazone:DeleteDomain": {
+    capabilities: ["administer-resource"],
+    reason: "a DataZone domain holds the business catalog's metadata; the catalogued data stays",
+  },
+  "quicksight:DeleteNamespace": {
+    capabilities: ["administer-resource"],
+    reason: "a QuickSight namespace groups users and groups, not data",
+  },
   "glue:BatchDeleteTable": {
     capabilities: ["administer-resource"],
     reason: "removes catalog metadata; the table's data stays in its S3 location",
@@ -120,12 +128,6 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
   "managedblockchain:POST": {
     capabilities: ["use-resource"],
     reason: "sends HTTP POST requests to an Ethereum node, like its Invoke (use-resource)",
-  },
-  // Pinpoint
-  "mobiletargeting:DeleteEventStream": {
-    capabilities: ["administer-resource"],
-    reason:
-      "an event stream is the setting that exports events to Kinesis; deleting it deletes no data (PutEventStream is administer-resource)",
   },
   // RDS
   "rds:CrossRegionCommunication": {

@@ -2,6 +2,7 @@ import type { ActionWords } from "./action-words.ts";
 import type { AwsAccessLevel } from "./aws-access-level.ts";
 import {
   CATEGORY_DATA_NOUNS,
+  CATEGORY_STORE_NOUNS,
   CONFIG_CONTEXT,
   CONFIG_WORDS,
   CONTENT_DELETE_VERBS,
@@ -13,6 +14,7 @@ import {
   DATA_STORE_NOUNS,
   DATA_TRAILERS,
   DATA_WRITE_VERBS,
+  NOT_A_STORE_QUALIFIERS,
   READ_VERBS,
   STORE_CATEGORIES,
   STORE_CATEGORY_NOUNS,
@@ -110,29 +112,43 @@ function isUsageReport(noun: readonly string[]): boolean {
  * A data-holding resource: a live resource whose content is data that its data-plane actions read
  * and write, so that deleting it destroys that content (`DeleteTable`, `DeleteDBInstance`,
  * `DeleteLogGroup`, `DeleteStream`). Recognised by the noun's last word:
- * - anywhere: volumes, queues, streams (log streams, delivery streams), repositories, ledgers,
- *   databases, keyspaces, log groups, file systems, data stores (`DeleteEventDataStore`);
- * - in storage, database and analytics services (iam-data's categories): tables, clusters,
- *   indexes, replicas of those, collections, datasets, graphs, stores, warehouses, domains,
- *   namespaces, caches, and (databases only) instances.
- * Not data-holding: copies (backups, snapshots: see `isDataCopy`), containers that must be emptied
- * before deletion (S3 buckets, vaults), and resources that forward data kept elsewhere (trails,
- * metric and event streams configured by `Put…`; these carry reviewed overrides).
+ * - anywhere: volumes, ledgers, databases, keyspaces, datastores, log groups, log and delivery
+ *   streams, file systems, data stores (`DeleteEventDataStore`);
+ * - by kind of service: message queues (application integration), repositories of code,
+ *   packages and images (developer tools, containers);
+ * - in storage, database and analytics services: tables, clusters, indexes, replicas,
+ *   collections, datasets, graphs, stores, warehouses, domains, namespaces, streams, caches, and
+ *   (databases only) instances.
+ * Not data-holding: copies (backups, snapshots: `isDataCopy`), containers that must be emptied
+ * before deletion (S3 buckets, vaults), links (`RemoveRoleFromDBCluster`), and resources that
+ * forward or reference data kept elsewhere (`NOT_A_STORE_QUALIFIERS`: event and metric streams,
+ * configured tables, virtual clusters; trails, whose logs stay in S3).
  */
 export function isDataStore(facts: Pick<AwsActionFacts, "category" | "words">): boolean {
   const { noun } = facts.words;
   const head = last(noun);
   // `RemoveRoleFromDBCluster` names a link to the store, not the store.
   if (head === undefined || has(noun, "From", "To", "For")) return false;
-  if (DATA_STORE_NOUNS.has(head)) return true;
   const before = noun[noun.length - 2];
-  if ((head === "Group" && before === "Log") || (head === "System" && before === "File"))
+  if (before !== undefined && NOT_A_STORE_QUALIFIERS.has(before)) return false;
+  if (DATA_STORE_NOUNS.has(head)) return true;
+  if (head === "Group" && before === "Log") return true;
+  if (head === "Stream" && (before === "Log" || before === "Delivery")) return true;
+  if ((head === "System" && before === "File") || (head === "Store" && before === "Data"))
     return true;
-  if (head === "Store" && before === "Data") return true;
-  if (facts.category === undefined || !STORE_CATEGORIES.has(facts.category)) return false;
+  // A secret holds its value (`secretsmanager:DeleteSecret`; not `DeleteUserPoolClientSecret`).
+  if (noun.length === 1 && head === "Secret") return true;
+  const category = facts.category;
+  if (category === undefined) return false;
+  if (CATEGORY_STORE_NOUNS[category]?.has(head)) return true;
+  if (!STORE_CATEGORIES.has(category)) return false;
   if (STORE_CATEGORY_NOUNS.has(head)) return true;
-  // In database services an "instance" is the database itself.
-  return facts.category === "databases" && (head === "Instance" || head === "Instances");
+  // In database services an "instance" is the database itself, and a replication group the
+  // cluster of cache nodes (`elasticache:DeleteReplicationGroup`).
+  if (category !== "databases") return false;
+  return (
+    head === "Instance" || head === "Instances" || (head === "Group" && before === "Replication")
+  );
 }
 
 /** A backup, snapshot or recovery point: a copy of data. */
@@ -444,14 +460,18 @@ export const AWS_RULES: readonly AwsRule[] = [
     },
   },
   {
-    // Restoring a snapshot or backup into a new resource hands its data to the caller.
+    // Restoring a snapshot or backup into a new resource hands its data to the caller (k9:
+    // rds:RestoreDBInstanceFromDBSnapshot), however named (`lightsail:CreateDiskFromSnapshot`).
+    // Restores to a point in time or from S3 name no copy (k9: administer-resource only).
     id: "restore-from-copy",
     match: (f) => {
       const { verb, noun } = f.words;
+      const from = noun.indexOf("From");
       // `RestoreSnapshotFromRecycleBin` only undeletes the copy.
-      if (verb !== "Restore" || !has(noun, "From") || isDataCopy(noun.slice(0, 1)))
+      if ((verb !== "Restore" && verb !== "Create") || from < 0 || isDataCopy(noun.slice(0, 1)))
         return undefined;
-      return has(noun, ...DATA_COPY_NOUNS) ? ["administer-resource", "read-data"] : undefined;
+      const source = verb === "Restore" ? noun : noun.slice(from + 1);
+      return has(source, ...DATA_COPY_NOUNS) ? ["administer-resource", "read-data"] : undefined;
     },
   },
   {
@@ -465,7 +485,9 @@ export const AWS_RULES: readonly AwsRule[] = [
       const { verb, noun } = f.words;
       const head = last(noun);
       if (verb !== "Create") return undefined;
-      const snapshot = head === "Snapshot" || head === "Snapshots";
+      // A snapshot of policies, rules or templates copies configuration, not data.
+      const ofConfig = noun.some((w) => CONFIG_CONTEXT.has(w) || w === "Deployment");
+      const snapshot = (head === "Snapshot" || head === "Snapshots") && !ofConfig;
       const replica =
         (head === "Replica" || head === "Replicas") &&
         isDataStore({ category: f.category, words: { ...f.words, noun: noun.slice(0, -1) } });

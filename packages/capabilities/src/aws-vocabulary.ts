@@ -218,22 +218,37 @@ export const CONFIG_WORDS = new Set([
 ]);
 
 /**
- * Live data stores whose deletion destroys what they hold (`DeleteVolume`, `DeleteQueue`). Stores
- * that must be emptied first (S3 buckets, Glacier and Backup vaults) are not listed.
+ * Live data stores whose deletion destroys what they hold, in any service (`DeleteVolume`,
+ * `DeleteLedger`). Stores that must be emptied first (S3 buckets, Glacier and Backup vaults) are
+ * not listed.
  */
 export const DATA_STORE_NOUNS = new Set([
   "Volume",
   "Volumes",
-  "Queue",
-  "Stream",
-  "Repository",
   "Ledger",
   "Database",
-  "Databases",
   "Keyspace",
   "Datastore",
   "Datastores",
 ]);
+
+/**
+ * Store nouns that hold data only in some kinds of service (iam-data's categories): a queue of
+ * messages (SQS, not a Batch job queue or a Connect routing queue), a repository of code,
+ * packages or images (not a SageMaker or EMR link to an outside Git repository).
+ */
+export const CATEGORY_STORE_NOUNS: Readonly<Record<string, ReadonlySet<string>>> = {
+  "application-integration": new Set(["Queue"]),
+  "developer-tools": new Set(["Repository"]),
+  containers: new Set(["Repository"]),
+};
+
+/**
+ * Qualifiers that make a store noun name something that only points at or forwards data kept
+ * elsewhere: an event or metric stream exports to Kinesis, a configured or ID-mapping table
+ * references a Glue table, a virtual cluster maps a namespace onto EKS.
+ */
+export const NOT_A_STORE_QUALIFIERS = new Set(["Event", "Metric", "Configured", "Virtual", "Id"]);
 
 /** Nouns that are data stores only in storage, database and analytics services (not `DeleteRouteTable`). */
 export const STORE_CATEGORY_NOUNS = new Set([
@@ -251,6 +266,7 @@ export const STORE_CATEGORY_NOUNS = new Set([
   "Warehouse",
   "Domain",
   "Namespace",
+  "Stream",
   "Cache",
   "Caches",
 ]);
