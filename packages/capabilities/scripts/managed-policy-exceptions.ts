@@ -9,8 +9,6 @@ export const AWS_MANAGED_POLICY_EXCEPTIONS: Readonly<
   Record<string, Readonly<Record<string, string>>>
 > = {
   "view-only": {
-    "cloudwatch:GetInsightRuleReport":
-      "granted only by the wildcard cloudwatch:Get*, never named by AWS: top contributors are values taken from log events (client IPs, request paths)",
     "cloudwatch:GetRecords":
       "granted only by the wildcard cloudwatch:Get*, never named by AWS: fetches log events and traces",
     "cloudwatch:GetServiceData":
@@ -50,10 +48,6 @@ export const AWS_MANAGED_POLICY_EXCEPTIONS: Readonly<
     "iam:SimulatePrincipalPolicy": K9("a simulation reveals effective access"),
     "s3:ListBucket": K9("object keys reveal the bucket's contents"),
     "sts:GetAccessKeyInfo": K9("reveals which account owns an access key"),
-    "codecommit:GetBranch":
-      "a branch is repository content in developer tools (CreateBranch/DeleteBranch write and delete data); its read stays read-data",
-    "inspector:GetAssessmentReport":
-      "granted only by the wildcard inspector:Get*: a findings report, read-data under the usage-report rule like IAM's credential report",
     "rds:DownloadDBLogFilePortion":
       "as k9 (read-data): database logs can hold query text and values, though AWS lets auditors read them",
     "s3vectors:GetVectors": "returns stored vectors and their metadata, the bucket's data",

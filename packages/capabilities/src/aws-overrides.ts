@@ -75,6 +75,17 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     capabilities: ["administer-resource"],
     reason: "removes catalog metadata; the table's data stays in its S3 location",
   },
+  // CodeCommit
+  "codecommit:GetBranch": {
+    capabilities: ["read-config"],
+    reason:
+      "returns only the branch's name and head commit ID, like ListBranches; AWS's SecurityAudit grants it (commits and files stay read-data)",
+  },
+  // Glacier
+  "glacier:GetJobOutput": {
+    capabilities: ["read-data"],
+    reason: "downloads a retrieval job's output: the archive itself, or the vault inventory",
+  },
   // IAM
   "iam:AddClientIDToOpenIDConnectProvider": {
     capabilities: ["administer-resource"],
@@ -183,6 +194,12 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
   "sdb:PutAttributes": {
     capabilities: ["write-data"],
     reason: "writes an item's attributes: SimpleDB's data",
+  },
+  // Redshift
+  "redshift:ViewQueriesInConsole": {
+    capabilities: ["use-resource"],
+    reason:
+      "AWS documents it as terminating running queries and loads in the console, as CancelQuery (use-resource)",
   },
   // SQS, SSM
   "sqs:ChangeMessageVisibility": {

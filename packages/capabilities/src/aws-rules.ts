@@ -101,8 +101,10 @@ function isUsageReport(noun: readonly string[]): boolean {
   // `GetFindingsReportStatus` is about the report, not its content.
   const head = last(noun);
   if (head !== undefined && CONFIG_WORDS.has(head)) return false;
+  // Reports of what identities did or can do (IAM's credential and access reports, a user
+  // activity report), not findings, cost, quota or test reports, which describe resources.
   return (
-    has(noun, "Report", "Reports") ||
+    (has(noun, "Report", "Reports") && has(noun, "Credential", "Access", "Activity")) ||
     (has(noun, "Last") && has(noun, "Used", "Accessed")) ||
     has(noun, "Accessed")
   );
@@ -411,6 +413,12 @@ export const AWS_RULES: readonly AwsRule[] = [
     id: "get-data-rated-write",
     match: (f) =>
       f.accessLevel === "Write" && f.words.verb === "Get" && isData(f) ? READ : undefined,
+  },
+  {
+    // A console view of queries shows their results (`redshift:ViewQueriesFromConsole`).
+    id: "view-query-results",
+    match: (f) =>
+      f.words.verb === "View" && has(f.words.noun, "Query", "Queries") ? READ : undefined,
   },
   {
     // Listing one bucket lists its object keys, the names of its data (k9: s3:ListBucket).
