@@ -224,6 +224,30 @@ export const AWS_RULES: readonly AwsRule[] = [
     match: (f) => (isDataStoreLogin(f) ? USE : undefined),
   },
   {
+    // HTTP requests to a search domain's data plane (`es:ESHttpGet`, `es:ESHttpPut`): the method
+    // says what happens to the documents. (`apigateway:GET` is API Gateway's control plane and
+    // has no engine word before `Http`.)
+    id: "http-data-plane",
+    match: (f) => {
+      const { noun } = f.words;
+      if (noun[0] !== "Http" || noun.length !== 2) return undefined;
+      const method = noun[1];
+      if (method === "Get" || method === "Head") return READ;
+      if (method === "Delete") return DELETE;
+      return method === "Put" || method === "Post" || method === "Patch" ? WRITE : undefined;
+    },
+  },
+  {
+    // An NFS client of a file system: mounting enters the store (as a database login), writing
+    // writes its files; root access (bypassing file permissions) stays administration.
+    id: "file-system-client",
+    match: (f) => {
+      if (f.words.verb !== "Client") return undefined;
+      const [what] = f.words.noun;
+      return what === "Mount" ? USE : what === "Write" ? WRITE : undefined;
+    },
+  },
+  {
     // Running a statement or query: a run AWS rates Write can change data (SQL DML, CTAS, results
     // written out) and is write-data, as k9's rds-data:ExecuteStatement; one AWS rates Read can only
     // read, and reads the data its results expose. The transaction verbs around statements write
@@ -283,6 +307,8 @@ export const AWS_RULES: readonly AwsRule[] = [
       if (verb === "Get" && has(noun, "Session") && last(noun) === "Endpoint") return USE;
       // A gate on a data-plane API (`ds:AccessDSData`); AWS rates the read gates Read.
       if (verb === "Access" && !isRead(f)) return USE;
+      // OpenSearch Serverless gates on a collection's APIs and dashboards (`aoss:APIAccessAll`).
+      if (noun[0] === "Access" && last(noun) === "All") return USE;
       return undefined;
     },
   },

@@ -226,6 +226,16 @@ describe("AWS classification rules", () => {
     ],
     ["CreatePolicySnapshot", "Write", undefined, ["administer-resource"], "write-control-plane"],
     ["CopyDBSnapshot", "Write", "databases", ["administer-resource"], "write-control-plane"],
+    ["ESHttpGet", "Read", "analytics", ["read-data"], "http-data-plane"],
+    ["ESHttpPost", "Write", "analytics", ["write-data"], "http-data-plane"],
+    ["ESHttpDelete", "Write", "analytics", ["delete-data"], "http-data-plane"],
+    ["ClientMount", "Read", "storage", ["use-resource"], "file-system-client"],
+    ["ClientWrite", "Write", "storage", ["write-data"], "file-system-client"],
+    ["ClientRootAccess", "Write", "storage", ["administer-resource"], "write-control-plane"],
+    ["APIAccessAll", "Write", "analytics", ["use-resource"], "use-resource"],
+    ["ViewQueriesFromConsole", "List", "analytics", ["read-data"], "view-query-results"],
+    ["GetCredentialReport", "Read", undefined, ["read-data"], "usage-report"],
+    ["GetAssessmentReport", "Read", undefined, ["read-config"], "read-config"],
   ] as const)("%s (%s, %s) -> %j by %s", (name, level, category, caps, rule) => {
     const result = classify(name, level, category);
     expect(result.capabilities).toEqual(caps);
