@@ -125,6 +125,16 @@ export const AWS_OVERRIDES: Readonly<Record<string, AwsOverride>> = {
     capabilities: ["read-config"],
     reason: "reads a client's connection details; AWS's ReadOnlyAccess grants it (iot:Get*)",
   },
+  // MSK: a Kafka topic holds its records (the word "topic" names no store in other analytics
+  // services: a QuickSight topic is a Q&A configuration).
+  "kafka:DeleteTopic": {
+    capabilities: ["administer-resource", "delete-data"],
+    reason: "deleting a Kafka topic deletes the records it holds",
+  },
+  "kafka-cluster:DeleteTopic": {
+    capabilities: ["administer-resource", "delete-data"],
+    reason: "deleting a Kafka topic deletes the records it holds",
+  },
   // KMS
   "kms:DeleteCustomKeyStore": {
     capabilities: ["administer-resource"],
