@@ -183,7 +183,7 @@ const STATEMENT_WORDS = new Set([
   "Queries",
 ]);
 const DATABASE_WORDS = ["Db", "DB", "Database", "Cluster", "Workgroup"];
-const LOGIN_CATEGORIES = new Set(["databases", "analytics"]);
+const DATA_ENGINE_CATEGORIES = new Set(["databases", "analytics"]);
 
 /**
  * A login to a data store: a connect action on a database (`connect`, `DbConnect`,
@@ -198,7 +198,7 @@ function isDataStoreLogin(f: AwsActionFacts): boolean {
   const connect = words.indexOf("Connect");
   if (verb === "Connect" && noun.length === 0) return true;
   if (connect > 0 && has(words.slice(0, connect), "Db", "DB", "Database")) return true;
-  if (f.category === undefined || !LOGIN_CATEGORIES.has(f.category)) return false;
+  if (f.category === undefined || !DATA_ENGINE_CATEGORIES.has(f.category)) return false;
   if (verb === "Connect") return has(noun, ...DATABASE_WORDS, "Kx");
   if (verb !== "Get" && verb !== "Generate") return false;
   const head = last(noun);
@@ -259,17 +259,18 @@ export const AWS_RULES: readonly AwsRule[] = [
       const head = last(noun);
       const statement = head !== undefined && STATEMENT_WORDS.has(head);
       const query = noun[0] === "Query" || noun[0] === "Queries";
-      // `StartTelemetryQuerySession` opens a session (use-resource below).
       if (!statement && !query) return undefined;
-      if (head === "Session" && (verb === "Start" || verb === "Resume")) return undefined;
+      // `StartTelemetryQuerySession` opens a session (use-resource below).
+      if (head === "Session" && verb === "Start") return undefined;
       // Stopping a running query or statement manages the engine's work without touching data
       // (AWS's AmazonTimestreamReadOnlyAccess grants CancelQuery); cancelling a transaction rolls
       // its writes back.
       if ((verb === "Cancel" || verb === "Stop") && !has(noun, "Transaction")) return USE;
-      if (isRead(f)) return READ;
+      // A read, or a statement that previews data (`glue:RunDataPreviewStatement`), only reads.
+      if (isRead(f) || has(noun, "Preview")) return READ;
       // A SQL statement, or a query in a database or analytics engine, can change data; a query
       // over a monitoring service's telemetry (CloudTrail Lake, Logs Insights) only reads it.
-      const engine = f.category !== undefined && LOGIN_CATEGORIES.has(f.category);
+      const engine = f.category !== undefined && DATA_ENGINE_CATEGORIES.has(f.category);
       return engine || has(noun, "Statement", "Statements", "Sql", "Transaction") ? WRITE : READ;
     },
   },
