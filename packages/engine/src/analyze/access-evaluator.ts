@@ -1,7 +1,6 @@
-import { isAuthenticatedCaller } from "../authorize/always-allowed.ts";
+import { isAuthenticatedPrincipal } from "../authorize/always-allowed.ts";
 import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import { PROTECTED_PREFIXES, protectedRulesFor } from "../authorize/aws-protected-resources.ts";
-import type { Caller } from "../authorize/caller.ts";
 import {
   composeDecision,
   type DecisionLayers,
@@ -14,7 +13,8 @@ import { matchStatementPrincipal, type PrincipalMatch } from "../authorize/match
 import { type OrganizationScope, organizationScope } from "../authorize/organization-scope.ts";
 import { RCP_SERVICE_PREFIXES } from "../authorize/rcp-services.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
+import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import type { Algebra } from "../logic/algebra.ts";
 import type { Policy } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
@@ -51,7 +51,7 @@ interface LayerRequest {
   resolve: KeyResolver;
   /** Policy outcomes for this resource, window and class of caller, by policy content. */
   cache: Map<string | number, LayerOutcome<TriSet>>;
-  caller: Caller;
+  caller: RequestingPrincipal;
   alg: Algebra<TriSet>;
 }
 
@@ -73,12 +73,12 @@ export class AccessEvaluator {
     readonly context?: AuthorizationRequest["context"],
   ) {}
 
-  private readonly callers = new WeakMap<PrincipalRecord, Caller>();
+  private readonly callers = new WeakMap<PrincipalRecord, RequestingPrincipal>();
 
   evaluatePrincipal(record: PrincipalRecord, resource: string, window: PrefixWindow): TriSet {
     let caller = this.callers.get(record);
     if (!caller) {
-      caller = fromRecord(record, undefined).caller;
+      caller = principalOfRecord(record, undefined).caller;
       this.callers.set(record, caller);
     }
     return this.evaluate(caller, record, resource, window);
@@ -89,7 +89,7 @@ export class AccessEvaluator {
    * that policy's outcome for this caller (computed as in `evaluate`).
    */
   resourceSide(
-    caller: Caller,
+    caller: RequestingPrincipal,
     record: PrincipalRecord | undefined,
     resource: string,
     window: PrefixWindow,
@@ -98,7 +98,7 @@ export class AccessEvaluator {
   }
 
   private sideAndRequest(
-    caller: Caller,
+    caller: RequestingPrincipal,
     record: PrincipalRecord | undefined,
     resource: string,
     window: PrefixWindow,
@@ -122,7 +122,7 @@ export class AccessEvaluator {
    * identity, boundary and organization policies are then matched against `resource`.
    */
   evaluate(
-    caller: Caller,
+    caller: RequestingPrincipal,
     record: PrincipalRecord | undefined,
     resource: string,
     window: PrefixWindow,
@@ -173,11 +173,11 @@ export class AccessEvaluator {
     const refused = this.refusedMask(resource, window);
     if (refused) final = alg.and(final, alg.not(refused));
     // Actions that need no permission, as `authorize` answers them.
-    return isAuthenticatedCaller(caller) ? alg.or(final, this.alwaysMask(window)) : final;
+    return isAuthenticatedPrincipal(caller) ? alg.or(final, this.alwaysMask(window)) : final;
   }
 
   private request(
-    caller: Caller,
+    caller: RequestingPrincipal,
     record: PrincipalRecord | undefined,
     resource: string,
     window: PrefixWindow,
@@ -211,7 +211,7 @@ export class AccessEvaluator {
 
   /** Which organization policies apply depends only on accounts, caller kind and the service-linked flag. */
   private scopeOf(
-    caller: Caller,
+    caller: RequestingPrincipal,
     record: PrincipalRecord | undefined,
     accountId: string | undefined,
   ): OrganizationScope {

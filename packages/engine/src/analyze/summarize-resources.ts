@@ -1,7 +1,7 @@
 import { serviceNameForPrefix } from "@sightline/capabilities";
 import { parseArn } from "../arn/parse-arn.ts";
-import type { Caller } from "../authorize/caller.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
+import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import type {
   AccountModel,
   PrincipalRecord,
@@ -51,11 +51,11 @@ export function* summarizeResources(
   /** Principal groups per service prefix; pass one map to reuse them across calls. */
   states = new Map<string, PrefixState>(),
 ): Generator<ResourceAccessSummary> {
-  const callers = new Map<PrincipalRecord, Caller>();
+  const callers = new Map<PrincipalRecord, RequestingPrincipal>();
   const callerOf = (r: PrincipalRecord) => {
     let c = callers.get(r);
     if (!c) {
-      c = fromRecord(r, undefined).caller;
+      c = principalOfRecord(r, undefined).caller;
       callers.set(r, c);
     }
     return c;
@@ -157,7 +157,7 @@ function sharedLevels(
   state: PrefixState,
   evaluator: AccessEvaluator,
   index: ActionIndex,
-  callerOf: (r: PrincipalRecord) => Caller,
+  callerOf: (r: PrincipalRecord) => RequestingPrincipal,
   cls: string,
   keys: readonly string[],
   literals: readonly string[],

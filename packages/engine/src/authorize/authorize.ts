@@ -3,7 +3,7 @@ import { formulaAlgebra } from "../logic/algebra.ts";
 import { atom, FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
 import type { PolicyType } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
-import { isAlwaysAllowedAction, isAuthenticatedCaller } from "./always-allowed.ts";
+import { isAlwaysAllowedAction, isAuthenticatedPrincipal } from "./always-allowed.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
 import type { AuthorizationResult, MatchedStatement } from "./authorization-result.ts";
 import { refusedByAws } from "./aws-protected-resources.ts";
@@ -20,7 +20,7 @@ import { RESOURCE_OWNER } from "./format-authorization.ts";
 import { organizationScope } from "./organization-scope.ts";
 import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
-import { resolveCaller } from "./resolve-caller.ts";
+import { resolveRequestingPrincipal } from "./resolve-requesting-principal.ts";
 import { readSessionInputs } from "./session-inputs.ts";
 
 /** The undecided condition that the caller's account owns the resource (a bucket of unknown owner). */
@@ -48,7 +48,11 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   }
   if (issues.length > 0)
     return { decision: "implicit-deny", conditions: [], statements: [], notes: [], issues };
-  const { caller, record, problem } = resolveCaller(model, request.principal, request.sessionName);
+  const { caller, record, problem } = resolveRequestingPrincipal(
+    model,
+    request.principal,
+    request.sessionName,
+  );
   if (problem) issues.push(issueAt("principal", problem));
   const session = readSessionInputs(model, request.session, caller);
   // Ignoring a session input could only widen access: a request that gives a bad one is denied.
@@ -152,7 +156,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   if (decision.final.kind === "true" && !refused) return result;
   // No permission is needed: even an explicit deny does not stop it. A principal of an
   // analysed account that the snapshot lacks does not exist, so it stays denied.
-  if (isAlwaysAllowedAction(request.action) && isAuthenticatedCaller(caller) && !problem)
+  if (isAlwaysAllowedAction(request.action) && isAuthenticatedPrincipal(caller) && !problem)
     return {
       ...result,
       notes: [

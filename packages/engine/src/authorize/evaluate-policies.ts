@@ -2,10 +2,10 @@ import { atom, type Formula, or } from "../logic/formula.ts";
 import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { MatchedStatement } from "./authorization-result.ts";
-import type { Caller } from "./caller.ts";
 import type { LayerOutcome } from "./compose-decision.ts";
 import { statementAppliesTo } from "./evaluate-statement.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "./match-principal.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 export type PolicySetOutcome = LayerOutcome<Formula>;
 
@@ -13,7 +13,7 @@ export interface EvaluationInput {
   action: string;
   resource: string;
   resolve: KeyResolver;
-  caller: Caller;
+  caller: RequestingPrincipal;
   matched: MatchedStatement[];
 }
 

@@ -13,7 +13,7 @@ import { FALSE, type Formula, or, TRUE } from "../logic/formula.ts";
 import type { Policy, Statement } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
 import type { AccessGraphOptions, AssumeAction } from "./access-graph-types.ts";
-import type { AssumeCaller, AssumeTarget } from "./assume-caller.ts";
+import type { AssumeTarget, AssumingPrincipal } from "./assuming-principal.ts";
 import { type LayerPlan, LayerPlans } from "./layer-plans.ts";
 import { OutcomeCache } from "./outcome-cache.ts";
 import { PolicyFactsCache } from "./policy-relevance.ts";
@@ -49,7 +49,7 @@ export class AssumeEvaluator {
   }
 
   /** The decision's formula: TRUE (allowed), FALSE (denied) or the condition it is allowed under. */
-  decide(who: AssumeCaller, target: AssumeTarget, action: AssumeAction): Formula {
+  decide(who: AssumingPrincipal, target: AssumeTarget, action: AssumeAction): Formula {
     this.decisions++;
     const { caller, record } = who;
     const resourceAccount = target.info.accountId;
@@ -95,7 +95,7 @@ export class AssumeEvaluator {
   private readonly scopeClasses = new Map<string, Map<string | undefined, OrganizationScope>>();
 
   /** Which organization policies apply: per class of caller (account, kind, service-linked) and resource account. */
-  private scopeOf(who: AssumeCaller, accountId: string | undefined): OrganizationScope {
+  private scopeOf(who: AssumingPrincipal, accountId: string | undefined): OrganizationScope {
     const { caller, record } = who;
     let byAccount = who.scopes;
     if (!byAccount) {
@@ -211,7 +211,7 @@ interface LevelsOutcome {
 const NO_LEVELS: LevelsOutcome = { deny: FALSE, allow: [] };
 
 interface LayerRequest {
-  who: AssumeCaller;
+  who: AssumingPrincipal;
   target: AssumeTarget;
   action: AssumeAction;
   resourceAccount: string | undefined;
