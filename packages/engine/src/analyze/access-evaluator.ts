@@ -28,7 +28,7 @@ import { createTriSetAlgebra, TRI_FALSE, TRI_TRUE, type TriSet } from "./tri-set
 
 export interface ResourceSide {
   /** The resource policy's outcome for the requester (empty when the resource has none). */
-  layer: LayerOutcome<TriSet>;
+  policyOutcome: LayerOutcome<TriSet>;
   /** The resource's policy must allow even in the same account (role trust, KMS key policy). */
   mustAllow: boolean;
   /** A KMS key without a supplied key policy: the default one is assumed. */
@@ -123,9 +123,11 @@ export class AccessEvaluator {
     const { window, resource } = request;
     const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
     const req = this.request(request, info.accountId);
-    const layer = info.record ? this.layer([info.record.policy], req, RESOURCE_BASED) : EMPTY_LAYER;
+    const policyOutcome = info.record
+      ? this.layer([info.record.policy], req, RESOURCE_BASED)
+      : EMPTY_LAYER;
     const side: ResourceSide = {
-      layer,
+      policyOutcome,
       mustAllow: info.mustAllow,
       missingKeyPolicy: info.missingKeyPolicy,
       ownerUnknown: info.ownerUnknown,
@@ -156,7 +158,7 @@ export class AccessEvaluator {
       ...(record?.permissionsBoundary && {
         boundary: this.layer([record.permissionsBoundary], req, OF_TYPE),
       }),
-      resource: info.layer,
+      resource: info.policyOutcome,
       outsideIdentityAllow: request.outsideAccountAllows ? TRI_TRUE : OUTSIDE_IDENTITY_UNKNOWN,
       mustAllow: info.mustAllow,
       assumeDefaultKeyPolicy: info.missingKeyPolicy,

@@ -182,13 +182,13 @@ function sharedLevels(
     (side) =>
       (rep.accountId !== side.accountId || side.mustAllow) &&
       !side.missingKeyPolicy &&
-      isEmptyIn(side.layer.allow, window),
+      isEmptyIn(side.policyOutcome.allow, window),
   );
   if (closed) return [];
   const sideKey = sides
     .map(
       (side, i) =>
-        `${standIns[i]}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${encodeTriSets(Object.values(side.layer))}`,
+        `${standIns[i]}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${encodeTriSets(Object.values(side.policyOutcome))}`,
     )
     .join("||");
   const cacheKey = `${accountKind}||${sideKey}`;
