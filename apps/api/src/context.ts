@@ -1,8 +1,8 @@
 import type { Database } from "@sightline/db";
-import type { Caller } from "@sightline/domain";
+import type { ApiClient } from "@sightline/domain";
 import type { Logger } from "@sightline/logging";
 import type { AccessGraphCache, BuiltGraph, ServiceContext } from "@sightline/services";
-import type { CallerCache } from "./caller-cache.ts";
+import type { ApiClientCache } from "./api-client-cache.ts";
 import type { RateLimits } from "./rate-limits.ts";
 import type { ReadCache } from "./read-cache.ts";
 
@@ -14,8 +14,8 @@ export interface AppDeps {
   /** SHA-256 hex of SIGHTLINE_ADMIN_KEY. */
   adminKeyHash: string;
   logger: Logger;
-  /** Recently authenticated keys; see CallerCache. */
-  callerCache: CallerCache;
+  /** Recently authenticated keys; see ApiClientCache. */
+  apiClientCache: ApiClientCache;
   /** Serialised partner reads, invalidated by the database's change feed; see ReadCache. */
   readCache: ReadCache;
   /** The address clients use, for the OpenAPI document's `servers`. */
@@ -36,6 +36,7 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     logger: Logger;
-    caller: Caller;
+    /** The authenticated API client (set by `authenticate`). */
+    apiClient: ApiClient;
   };
 };

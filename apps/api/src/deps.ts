@@ -2,7 +2,7 @@ import { createDb, listenForChanges } from "@sightline/db";
 import type { Logger } from "@sightline/logging";
 import { AccessGraphCache, type BuiltGraph, type MasterKey } from "@sightline/services";
 import type PgBoss from "pg-boss";
-import { CallerCache } from "./caller-cache.ts";
+import { ApiClientCache } from "./api-client-cache.ts";
 import type { AppDeps } from "./context.ts";
 import { hashKey } from "./keys.ts";
 import type { RateLimits } from "./rate-limits.ts";
@@ -40,11 +40,11 @@ export async function connectAppDeps(options: {
       : {}),
     ...(options.lockTimeoutSeconds ? { lockTimeoutSeconds: options.lockTimeoutSeconds } : {}),
   });
-  const callerCache = new CallerCache();
+  const apiClientCache = new ApiClientCache();
   const readCache = new ReadCache();
   const feed = await listenForChanges(options.databaseUrl, {
     partnerChanged: (partnerId) => readCache.invalidate(partnerId),
-    apiKeyRevoked: (keyId) => callerCache.evictKey(keyId),
+    apiKeyRevoked: (keyId) => apiClientCache.evictKey(keyId),
     resynchronised: () => readCache.resume(),
     disconnected: () => {
       readCache.suspend();
@@ -57,7 +57,7 @@ export async function connectAppDeps(options: {
       pingDatabase: database.ping,
       adminKeyHash: hashKey(options.adminKey),
       logger: options.logger,
-      callerCache,
+      apiClientCache,
       readCache,
       publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
       accessGraphs: new AccessGraphCache<BuiltGraph>(),

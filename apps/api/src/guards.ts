@@ -1,5 +1,5 @@
 import type { RouteConfig } from "@hono/zod-openapi";
-import { AppError, type Caller, invalidInput, toValidationIssues } from "@sightline/domain";
+import { type ApiClient, AppError, invalidInput, toValidationIssues } from "@sightline/domain";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppDeps, AppEnv } from "./context.ts";
@@ -7,7 +7,7 @@ import { authenticate } from "./middleware/authenticate.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Who may call a route: anyone, anyone authenticated, the operator only, or a scoped caller. */
+/** Who may call a route: anyone, anyone authenticated, the operator only, or a scoped client. */
 export type Access =
   | { kind: "public" }
   | { kind: "authenticated" }
@@ -20,23 +20,23 @@ export type Access =
     };
 
 export function isAllowed(
-  caller: Caller,
+  client: ApiClient,
   scope: { partnerId: string } | { customerId: string },
 ): boolean {
-  if (caller.kind === "operator") return true;
+  if (client.kind === "operator") return true;
   if ("partnerId" in scope)
-    return caller.kind === "partner" && caller.partnerId === scope.partnerId;
-  return caller.kind === "customer" && caller.customerId === scope.customerId;
+    return client.kind === "partner" && client.partnerId === scope.partnerId;
+  return client.kind === "customer" && client.customerId === scope.customerId;
 }
 
 function authorize(access: Access): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const caller = c.get("caller");
-    if (access.kind === "operator" && caller.kind !== "operator")
+    const client = c.get("apiClient");
+    if (access.kind === "operator" && client.kind !== "operator")
       throw new AppError("FORBIDDEN", `Caller is not authorized to ${access.operation}`);
     if (access.kind === "scoped") {
       const params = c.req.param() as Record<string, string>;
-      if (!isAllowed(caller, access.scope(params)))
+      if (!isAllowed(client, access.scope(params)))
         throw new AppError("FORBIDDEN", `Caller is not authorized to ${access.operation(params)}`);
     }
     await next();
@@ -78,7 +78,7 @@ const limitBody = bodyLimit({
 /**
  * The checks before a route's own validation, in this order: authenticate (401), path
  * parameters (400), scope (403), then the body's media type (415) and size (413). Checking scope
- * before the body means a caller outside its scope learns nothing from sending one.
+ * before the body means a client outside its scope learns nothing from sending one.
  */
 export function guardsFor(
   route: RouteConfig,

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createDb } from "@sightline/db";
 import { describe, expect, inject, it } from "vitest";
+import { ApiClientCache } from "../src/api-client-cache.ts";
 import { createApp } from "../src/app.ts";
-import { CallerCache } from "../src/caller-cache.ts";
 import type { AppDeps } from "../src/context.ts";
 import { TokenBuckets } from "../src/rate-limits.ts";
 import { createHarness } from "./harness.ts";
@@ -84,7 +84,7 @@ describe("unknown keys", () => {
   it("are refused unread when they are not of the issued form, and not looked up twice", async () => {
     const closed = createDb(inject("databaseUrl"));
     await closed.close();
-    const deps: AppDeps = { ...h.deps, callerCache: new CallerCache() };
+    const deps: AppDeps = { ...h.deps, apiClientCache: new ApiClientCache() };
     const call = appWith(deps);
     const wellFormed = `sl_${randomBytes(32).toString("base64url")}`;
     expect((await call("/partner/P123456", wellFormed)).status).toBe(401);

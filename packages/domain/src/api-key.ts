@@ -46,8 +46,12 @@ export const DirectCustomerRecord = z.object({
 });
 export type DirectCustomerRecord = z.infer<typeof DirectCustomerRecord>;
 
-/** Who is calling: the operator, a partner, or a direct customer. */
-export type Caller =
+/**
+ * The authenticated client of Sightline's API, as its API key identifies it: the operator,
+ * a partner, or a direct customer. (Not the engine's `RequestingPrincipal`, the AWS principal
+ * of a request that the engine authorizes.)
+ */
+export type ApiClient =
   | { kind: "operator" }
   | { kind: "partner"; partnerId: string; keyId: string }
   | { kind: "customer"; customerId: string; keyId: string };

@@ -1,5 +1,5 @@
 import { findApiKeyByHash } from "@sightline/db";
-import { AppError, type Caller } from "@sightline/domain";
+import { type ApiClient, AppError } from "@sightline/domain";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { digestsEqual, hashKey } from "../keys.ts";
@@ -10,29 +10,29 @@ const bearer = /^Bearer ([A-Za-z0-9_.~+/=-]{1,512})$/;
 /** The form of every key Sightline issues (`generateApiKey`): anything else is refused unread. */
 const issuedKey = /^sl_[A-Za-z0-9_-]{43}$/;
 
-async function resolveCaller(
+async function findApiClient(
   deps: AppDeps,
   digest: string,
   key: string,
-): Promise<Caller | undefined> {
+): Promise<ApiClient | undefined> {
   if (digestsEqual(digest, deps.adminKeyHash)) return { kind: "operator" };
   if (!issuedKey.test(key)) return undefined;
-  const cached = deps.callerCache.get(digest);
+  const cached = deps.apiClientCache.get(digest);
   if (cached) return cached;
   // A key just found unknown is not looked up again for a while: guessing costs no queries.
-  if (deps.callerCache.isUnknown(digest)) return undefined;
+  if (deps.apiClientCache.isUnknown(digest)) return undefined;
   const row = await findApiKeyByHash(deps.db, digest);
   if (!row || !digestsEqual(row.keyHash, digest)) {
-    deps.callerCache.setUnknown(digest);
+    deps.apiClientCache.setUnknown(digest);
     return undefined;
   }
-  const caller: Caller | undefined = row.partnerId
+  const client: ApiClient | undefined = row.partnerId
     ? { kind: "partner", partnerId: row.partnerId, keyId: row.id }
     : row.customerId
       ? { kind: "customer", customerId: row.customerId, keyId: row.id }
       : undefined;
-  if (caller) deps.callerCache.set(digest, caller);
-  return caller;
+  if (client) deps.apiClientCache.set(digest, client);
+  return client;
 }
 
 /** `Authorization: Bearer <key>`: the operator key, or a stored partner or customer key. */
@@ -48,16 +48,16 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
     }
     const key = bearer.exec(header)?.[1];
     const digest = key ? hashKey(key) : undefined;
-    const caller = key && digest ? await resolveCaller(deps, digest, key) : undefined;
-    if (!caller || !digest) {
+    const client = key && digest ? await findApiClient(deps, digest, key) : undefined;
+    if (!client || !digest) {
       throw new AppError("UNAUTHENTICATED", "Invalid API key", {
         headers: { "www-authenticate": 'Bearer error="invalid_token"' },
       });
     }
     const limit = deps.rateLimits?.perKey?.take(digest);
     if (limit) enforceRateLimit(c, limit, "Too many requests with this API key");
-    c.set("caller", caller);
-    // An answer for one caller must not be kept by a shared cache or the browser.
+    c.set("apiClient", client);
+    // An answer for one client must not be kept by a shared cache or the browser.
     c.header("cache-control", "no-store");
     await next();
   };

@@ -19,7 +19,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     c.header("x-content-type-options", "nosniff");
     const started = performance.now();
     await next();
-    const caller = c.get("caller");
+    const client = c.get("apiClient");
     // A client that went away mid-request (its body cut short) is no error of ours. Only failed
     // answers are checked: reading `signal` makes an AbortController.
     const aborted = c.res.status >= 400 && c.req.raw.signal.aborted;
@@ -29,7 +29,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
         path: c.req.path,
         status: c.res.status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ...(caller ? { caller: caller.kind === "operator" ? "operator" : caller.keyId } : {}),
+        ...(client ? { caller: client.kind === "operator" ? "operator" : client.keyId } : {}),
       },
       aborted ? "client aborted the request" : "request",
     );

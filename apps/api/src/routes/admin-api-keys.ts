@@ -65,7 +65,7 @@ export const revokeApiKey = defineEndpoint({
   handler: (deps) => async (c) => {
     const { id } = c.req.valid("param");
     const deleted = await deleteApiKey(deps.db, id);
-    deps.callerCache.evictKey(id);
+    deps.apiClientCache.evictKey(id);
     if (!deleted) throw new AppError("NOT_FOUND", `API key ${id} does not exist`);
     return c.json({ id }, 200);
   },

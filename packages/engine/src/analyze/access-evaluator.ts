@@ -1,22 +1,24 @@
-import { isAuthenticatedCaller } from "../authorize/always-allowed.ts";
 import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import { PROTECTED_PREFIXES, protectedRulesFor } from "../authorize/aws-protected-resources.ts";
-import type { Caller } from "../authorize/caller.ts";
+import type { LayerOutcome } from "../authorize/compose-decision.ts";
 import {
-  composeDecision,
-  type DecisionLayers,
-  type LayerOutcome,
-  ownedByCallerOr,
-} from "../authorize/compose-decision.ts";
+  decideRequest,
+  emptyOutcome,
+  levelsOutcome,
+  type PolicySetOptions,
+  policySetOutcome,
+  unionOutcomes,
+} from "../authorize/evaluate-layers.ts";
 import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "../authorize/match-principal.ts";
 import { type OrganizationScope, organizationScope } from "../authorize/organization-scope.ts";
 import { RCP_SERVICE_PREFIXES } from "../authorize/rcp-services.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
+import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import type { Algebra } from "../logic/algebra.ts";
-import type { Policy } from "../policy/policy-types.ts";
+import type { Policy, Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
@@ -25,25 +27,44 @@ import { PolicyIds } from "./policy-traits.ts";
 import { createTriSetAlgebra, TRI_FALSE, TRI_TRUE, type TriSet } from "./tri-set.ts";
 
 export interface ResourceSide {
-  layer: LayerOutcome<TriSet>;
+  /** The resource policy's outcome for the requester (empty when the resource has none). */
+  policyOutcome: LayerOutcome<TriSet>;
+  /** The resource's policy must allow even in the same account (role trust, KMS key policy). */
   mustAllow: boolean;
+  /** A KMS key without a supplied key policy: the default one is assumed. */
   missingKeyPolicy: boolean;
   /** A bucket of unknown owner: the same-account answer is conditional on ownership. */
   ownerUnknown: boolean;
+  /** The resource's account, when known. */
   accountId?: string;
+}
+
+/** One request of the analysis: a requester and a resource, for every action of a window. */
+export interface WindowRequest {
+  requester: RequestingPrincipal;
+  /** The requester's IAM user or role (none for principals outside the snapshots). */
+  record?: PrincipalRecord | undefined;
+  /** The resource ARN or pattern, taken as a literal string. */
+  resource: string;
+  window: PrefixWindow;
+  /** For a requester outside the snapshots: take its own account's IAM as allowing. */
+  outsideAccountAllows?: boolean;
+  /**
+   * A resource side computed for another literal (see `resourceSide`): identity, boundary
+   * and organization policies are then matched against `resource`, the resource policy not.
+   */
+  resourceSide?: ResourceSide;
 }
 
 /** Whether the caller's account owns the resource: undecided for every action. */
 const OWNERSHIP_UNKNOWN: TriSet = { sure: 0, maybe: 1 };
+/** What a principal outside the snapshots may be allowed by its own account: undecided. */
+const OUTSIDE_IDENTITY_UNKNOWN: TriSet = { sure: 0, maybe: 1 };
 
-const EMPTY_LAYER: LayerOutcome<TriSet> = {
-  deny: TRI_FALSE,
-  allow: TRI_FALSE,
-  allowDirect: TRI_FALSE,
-  allowRole: TRI_FALSE,
-  allowAccount: TRI_FALSE,
-};
+const EMPTY_LAYER: LayerOutcome<TriSet> = emptyOutcome(createTriSetAlgebra(0));
 const LAYER_CACHE_LIMIT = 100_000;
+const OF_TYPE: PolicySetOptions = { resourceBased: false };
+const RESOURCE_BASED: PolicySetOptions = { resourceBased: true };
 
 interface LayerRequest {
   resource: string;
@@ -51,14 +72,15 @@ interface LayerRequest {
   resolve: KeyResolver;
   /** Policy outcomes for this resource, window and class of caller, by policy content. */
   cache: Map<string | number, LayerOutcome<TriSet>>;
-  caller: Caller;
+  caller: RequestingPrincipal;
   alg: Algebra<TriSet>;
 }
 
 /**
- * The decision of `authorize` for every action of a window at once: the same rules
- * (`composeDecision`) on action sets instead of formulas. Each policy's outcome on a
- * resource is computed once and shared by every principal it applies to the same way.
+ * The decision of `authorize` for every action of a window at once: the same layer
+ * evaluation (`decideRequest`, `policySetOutcome`) on action sets instead of formulas. Each
+ * policy's outcome on a resource is computed once and shared by every principal it applies
+ * to the same way.
  */
 export class AccessEvaluator {
   readonly ids = new PolicyIds();
@@ -73,41 +95,39 @@ export class AccessEvaluator {
     readonly context?: AuthorizationRequest["context"],
   ) {}
 
-  private readonly callers = new WeakMap<PrincipalRecord, Caller>();
+  private readonly requesters = new WeakMap<PrincipalRecord, RequestingPrincipal>();
+
+  /** The requesting principal of a user or role of the model (any session of a role), kept per record. */
+  requesterOf(record: PrincipalRecord): RequestingPrincipal {
+    let requester = this.requesters.get(record);
+    if (!requester) {
+      requester = principalOfRecord(record, undefined).caller;
+      this.requesters.set(record, requester);
+    }
+    return requester;
+  }
 
   evaluatePrincipal(record: PrincipalRecord, resource: string, window: PrefixWindow): TriSet {
-    let caller = this.callers.get(record);
-    if (!caller) {
-      caller = fromRecord(record, undefined).caller;
-      this.callers.set(record, caller);
-    }
-    return this.evaluate(caller, record, resource, window);
+    return this.evaluate({ requester: this.requesterOf(record), record, resource, window });
   }
 
   /**
    * The resource side of a request: its account, whether its policy must allow, and
-   * that policy's outcome for this caller (computed as in `evaluate`).
+   * that policy's outcome for this requester (computed as in `evaluate`).
    */
-  resourceSide(
-    caller: Caller,
-    record: PrincipalRecord | undefined,
-    resource: string,
-    window: PrefixWindow,
-  ): ResourceSide {
-    return this.sideAndRequest(caller, record, resource, window).side;
+  resourceSide(request: WindowRequest): ResourceSide {
+    return this.sideAndRequest(request).side;
   }
 
-  private sideAndRequest(
-    caller: Caller,
-    record: PrincipalRecord | undefined,
-    resource: string,
-    window: PrefixWindow,
-  ): { side: ResourceSide; req: LayerRequest } {
+  private sideAndRequest(request: WindowRequest): { side: ResourceSide; req: LayerRequest } {
+    const { window, resource } = request;
     const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
-    const req = this.request(caller, record, resource, window, info.accountId);
-    const layer = info.record ? this.layer([info.record.policy], req, true) : EMPTY_LAYER;
+    const req = this.request(request, info.accountId);
+    const policyOutcome = info.record
+      ? this.layer([info.record.policy], req, RESOURCE_BASED)
+      : EMPTY_LAYER;
     const side: ResourceSide = {
-      layer,
+      policyOutcome,
       mustAllow: info.mustAllow,
       missingKeyPolicy: info.missingKeyPolicy,
       ownerUnknown: info.ownerUnknown,
@@ -116,73 +136,43 @@ export class AccessEvaluator {
     return { side, req };
   }
 
-  /**
-   * `assumeIdentityAllows`: for principals outside the snapshots, take their own account's IAM
-   * as allowing. `side`: a resource side computed for another literal (see `resourceSide`);
-   * identity, boundary and organization policies are then matched against `resource`.
-   */
-  evaluate(
-    caller: Caller,
-    record: PrincipalRecord | undefined,
-    resource: string,
-    window: PrefixWindow,
-    assumeIdentityAllows = false,
-    side?: ResourceSide,
-  ): TriSet {
-    const computed = side ? undefined : this.sideAndRequest(caller, record, resource, window);
-    const info = side ?? (computed as { side: ResourceSide }).side;
-    const req = computed?.req ?? this.request(caller, record, resource, window, info.accountId);
+  /** The decision for every action of the request's window, as `authorize` gives it one by one. */
+  evaluate(request: WindowRequest): TriSet {
+    const { requester, record, resource, window } = request;
+    const computed = request.resourceSide ? undefined : this.sideAndRequest(request);
+    const info = request.resourceSide ?? (computed as { side: ResourceSide }).side;
+    const req = computed?.req ?? this.request(request, info.accountId);
     const { alg } = req;
-    const scope = this.scopeOf(caller, record, info.accountId);
-    const scp = (scope.scpLevels ?? []).map((level) => this.layer(level, req, false));
-    // RCPs restrict only the actions of the services that support them.
-    const covered = this.rcpMask(window);
-    const rcp = (scope.rcpLevels ?? []).map((level) => {
-      const layer = this.layer(level, req, false);
-      return { deny: alg.and(layer.deny, covered), allow: alg.or(layer.allow, alg.not(covered)) };
-    });
-    const identity = record ? this.layer(record.identityPolicies, req, false) : EMPTY_LAYER;
-    const boundary = record?.permissionsBoundary
-      ? this.layer([record.permissionsBoundary], req, false)
-      : undefined;
-    const resourceLayer = info.layer;
-    let identityAllow = identity.allow;
-    if (caller.kind === "root" || (caller.kind === "external" && assumeIdentityAllows))
-      identityAllow = TRI_TRUE;
-    else if (caller.kind === "external") identityAllow = { sure: 0, maybe: 1 };
-    const layers: DecisionLayers<TriSet> = {
-      scpDeny: alg.or(...scp.map((l) => l.deny)),
-      scpAllow: scp.map((l) => l.allow),
-      rcpDeny: alg.or(...rcp.map((l) => l.deny)),
-      rcpAllow: rcp.map((l) => l.allow),
-      identityDeny: identity.deny,
-      identityAllow,
-      ...(boundary && { boundary }),
-      resource: resourceLayer,
-      callerIsIam: scope.callerIsIam,
-      sameAccount: scope.sameAccount,
+    const scope = this.scopeOf(requester, record, info.accountId);
+    const scp = (scope.scpLevels ?? []).map((level) => this.layer(level, req, OF_TYPE));
+    const rcp = (scope.rcpLevels ?? []).map((level) => this.layer(level, req, OF_TYPE));
+    const refused = this.refusedMask(resource, window);
+    return decideRequest(alg, {
+      requester,
+      scope,
+      scp: levelsOutcome(alg, scp),
+      rcp: levelsOutcome(alg, rcp),
+      // RCPs restrict only the actions of the services that support them.
+      rcpCovers: this.rcpMask(window),
+      identity: record ? this.layer(record.identityPolicies, req, OF_TYPE) : EMPTY_LAYER,
+      ...(record?.permissionsBoundary && {
+        boundary: this.layer([record.permissionsBoundary], req, OF_TYPE),
+      }),
+      resource: info.policyOutcome,
+      outsideIdentityAllow: request.outsideAccountAllows ? TRI_TRUE : OUTSIDE_IDENTITY_UNKNOWN,
       mustAllow: info.mustAllow,
       assumeDefaultKeyPolicy: info.missingKeyPolicy,
-    };
-    const composed = composeDecision(alg, layers);
-    // A bucket of unknown owner: as in `authorize`, same-account grants only on ownership.
-    let final = info.ownerUnknown
-      ? ownedByCallerOr(alg, layers, composed, OWNERSHIP_UNKNOWN).final
-      : composed.final;
-    // Actions AWS refuses to customers on this resource, as `authorize` answers them.
-    const refused = this.refusedMask(resource, window);
-    if (refused) final = alg.and(final, alg.not(refused));
-    // Actions that need no permission, as `authorize` answers them.
-    return isAuthenticatedCaller(caller) ? alg.or(final, this.alwaysMask(window)) : final;
+      // A bucket of unknown owner: as in `authorize`, same-account grants only on ownership.
+      ...(info.ownerUnknown && { ownedByRequester: OWNERSHIP_UNKNOWN }),
+      // Actions AWS refuses to customers on this resource, as `authorize` answers them.
+      ...(refused && { refusedByAws: refused }),
+      // Actions that need no permission, as `authorize` answers them.
+      alwaysAllowed: this.alwaysMask(window),
+    }).final;
   }
 
-  private request(
-    caller: Caller,
-    record: PrincipalRecord | undefined,
-    resource: string,
-    window: PrefixWindow,
-    accountId: string | undefined,
-  ): LayerRequest {
+  private request(request: WindowRequest, accountId: string | undefined): LayerRequest {
+    const { requester: caller, record, resource, window } = request;
     const alg = this.algebraFor(window.lastWord - window.firstWord);
     const resolve = createKeyResolver(
       this.model,
@@ -211,7 +201,7 @@ export class AccessEvaluator {
 
   /** Which organization policies apply depends only on accounts, caller kind and the service-linked flag. */
   private scopeOf(
-    caller: Caller,
+    caller: RequestingPrincipal,
     record: PrincipalRecord | undefined,
     accountId: string | undefined,
   ): OrganizationScope {
@@ -289,27 +279,20 @@ export class AccessEvaluator {
   private layer(
     policies: readonly Policy[],
     req: LayerRequest,
-    usePrincipal: boolean,
+    options: PolicySetOptions,
   ): LayerOutcome<TriSet> {
-    const parts = policies.map((policy) => this.policyLayer(policy, req, usePrincipal));
+    const parts = policies.map((policy) => this.policyLayer(policy, req, options));
     if (parts.length === 0) return EMPTY_LAYER;
     if (parts.length === 1) return parts[0] as LayerOutcome<TriSet>;
-    const { alg } = req;
-    return {
-      deny: alg.or(...parts.map((p) => p.deny)),
-      allow: alg.or(...parts.map((p) => p.allow)),
-      allowDirect: alg.or(...parts.map((p) => p.allowDirect)),
-      allowRole: alg.or(...parts.map((p) => p.allowRole)),
-      allowAccount: alg.or(...parts.map((p) => p.allowAccount)),
-    };
+    return unionOutcomes(req.alg, parts);
   }
 
   private policyLayer(
     policy: Policy,
     req: LayerRequest,
-    usePrincipal: boolean,
+    options: PolicySetOptions,
   ): LayerOutcome<TriSet> {
-    const who: readonly PrincipalMatch[] | undefined = usePrincipal
+    const who: readonly PrincipalMatch[] | undefined = options.resourceBased
       ? policy.statements.map((s) => matchStatementPrincipal(s, req.caller))
       : undefined;
     const id = this.ids.idOf(policy.statements);
@@ -326,6 +309,7 @@ export class AccessEvaluator {
     return outcome;
   }
 
+  /** The policy's outcome (`policySetOutcome`): each statement applies to its action set, where its resource and conditions allow. */
   private computePolicyLayer(
     policy: Policy,
     req: LayerRequest,
@@ -333,33 +317,15 @@ export class AccessEvaluator {
   ): LayerOutcome<TriSet> {
     this.layersComputed++;
     const { firstWord, lastWord } = req.window;
-    const deny: TriSet[] = [];
-    const allow: Record<Exclude<PrincipalMatch, "none">, TriSet[]> = {
-      direct: [],
-      role: [],
-      account: [],
-    };
-    policy.statements.forEach((statement, i) => {
-      const match = who ? (who[i] ?? "none") : "direct";
-      if (match === "none") return;
-      const actions = this.index.actionSet(statement).subarray(firstWord, lastWord);
-      if (actions.every((w) => w === 0)) return;
-      const applies = statementAppliesToResource(policy, statement, req.resource, req.resolve);
-      if (applies.kind === "false") return;
-      const leaf: TriSet = { sure: applies.kind === "true" ? actions : 0, maybe: actions };
-      if (statement.effect === "Deny") deny.push(leaf);
-      else allow[match].push(leaf);
+    return policySetOutcome(req.alg, [policy], {
+      ...(who && { principalMatch: (_p: Policy, _s: Statement, i: number) => who[i] ?? "none" }),
+      appliesWhere: (_p, statement) => {
+        const actions = this.index.actionSet(statement).subarray(firstWord, lastWord);
+        if (actions.every((w) => w === 0)) return undefined;
+        const applies = statementAppliesToResource(policy, statement, req.resource, req.resolve);
+        if (applies.kind === "false") return undefined;
+        return { sure: applies.kind === "true" ? actions : 0, maybe: actions };
+      },
     });
-    const { alg } = req;
-    const allowDirect = alg.or(...allow.direct);
-    const allowRole = alg.or(...allow.role);
-    const allowAccount = alg.or(...allow.account);
-    return {
-      deny: alg.or(...deny),
-      allow: alg.or(allowDirect, allowRole, allowAccount),
-      allowDirect,
-      allowRole,
-      allowAccount,
-    };
   }
 }

@@ -115,7 +115,10 @@ export function analyzeAccount(
     resources: resourceRecords.map(describeResourceRow),
     principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants),
     resourceAccessSummaries: () =>
-      summarizeResources(model, evaluator, index, [...model.principals.values()], resourceRecords),
+      summarizeResources(evaluator, {
+        principals: [...model.principals.values()],
+        resources: resourceRecords,
+      }),
     accessOf(principalArn, action, resource) {
       const record = model.principals.get(principalArn);
       const i = index.indexOf(action);

@@ -1,5 +1,5 @@
 import { parseArn } from "../arn/parse-arn.ts";
-import type { Caller } from "../authorize/caller.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
 import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
 import type { ResourcePrincipalType } from "./analysis-types.ts";
@@ -8,7 +8,7 @@ export interface ExternalEntry {
   principal: string;
   principalType: ResourcePrincipalType;
   accountId?: string;
-  caller: Caller;
+  caller: RequestingPrincipal;
 }
 
 /**

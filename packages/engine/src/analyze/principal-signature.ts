@@ -1,5 +1,5 @@
 import { createKeyResolver } from "../authorize/request-context.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
+import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import { evaluateCondition } from "../conditions/evaluate-condition.ts";
 import type { Statement } from "../policy/policy-types.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
@@ -26,7 +26,7 @@ export function principalSignature(
       resolve ??= createKeyResolver(
         model,
         { principal: record.arn, action: "", resource: "*" },
-        fromRecord(record, undefined).caller,
+        principalOfRecord(record, undefined).caller,
         record,
         undefined,
       );

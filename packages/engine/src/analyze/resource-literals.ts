@@ -10,7 +10,7 @@ const GENERIC_NAME = "\u0001sightline-generic";
  * A stand-in for `resource` that no policy names: the same ARN with its last name
  * segment replaced. Policies that match both alike need not be re-evaluated per resource.
  */
-export function genericResource(resource: string): string {
+export function standInResource(resource: string): string {
   const object = resource.endsWith("/*");
   const base = object ? resource.slice(0, -2) : resource;
   const cut = Math.max(base.lastIndexOf("/"), base.lastIndexOf(":"));

@@ -2,7 +2,7 @@ import type { Capability } from "@sightline/capabilities";
 import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
+import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import type { Policy, Statement } from "../policy/policy-types.ts";
 import { substituteVariables } from "../policy/policy-variables.ts";
 import { matchesWildcard } from "../policy/wildcard.ts";
@@ -173,7 +173,7 @@ function* specificAllows(
   rep: PrincipalRecord,
   context: AuthorizationRequest["context"],
 ): Generator<{ statement: Statement; literal: string }> {
-  const { caller } = fromRecord(rep, undefined);
+  const { caller } = principalOfRecord(rep, undefined);
   const resolve = createKeyResolver(
     model,
     { principal: rep.arn, action: "", resource: "*", ...(context && { context }) },

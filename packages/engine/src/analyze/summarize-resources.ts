@@ -1,28 +1,22 @@
 import { serviceNameForPrefix } from "@sightline/capabilities";
 import { parseArn } from "../arn/parse-arn.ts";
-import type { Caller } from "../authorize/caller.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
-import type {
-  AccountModel,
-  PrincipalRecord,
-  ResourcePolicyRecord,
-} from "../snapshot/account-model.ts";
+import type { PrincipalRecord, ResourcePolicyRecord } from "../snapshot/account-model.ts";
 import type { AccessEvaluator } from "./access-evaluator.ts";
-import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { ResourceAccessSummary, ResourceRow } from "./analysis-types.ts";
 import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
+import { encodeTriSets, isEmptyIn, standInResource } from "./resource-literals.ts";
 import {
-  combine,
-  createPrefixState,
-  firstUnnamed,
+  actionSetOfLiterals,
+  createServiceGroups,
+  firstUnnamedMember,
+  type GroupLevels,
+  groupsSinglingOut,
   namedMembers,
-  type PrefixState,
-  singledOut,
+  type ServiceGroups,
   unnamedMembers,
-} from "./prefix-state.ts";
-import { encodeTriSets, genericResource, isEmptyIn } from "./resource-literals.ts";
+} from "./service-groups.ts";
 
 export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
   const shape = describeResource(record);
@@ -37,86 +31,93 @@ export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
   };
 }
 
+/** What `summarizeResources` summarizes. */
+export interface ResourceSummaryInput {
+  /** Every principal that may hold access (of every account: they count in resource summaries). */
+  principals: readonly PrincipalRecord[];
+  /** The resources to summarize (those with a resource-based policy). */
+  resources: readonly ResourcePolicyRecord[];
+  /** Principal groups per service prefix; pass one map to reuse them across calls. */
+  groupsByService?: Map<string, ServiceGroups>;
+}
+
+/** One resource as its summary evaluates it. */
+interface ResourceCase {
+  /** The principal groups of the resource's service. */
+  groups: ServiceGroups;
+  /** The literals it is decided on: the resource, and for a bucket also `bucket/*`. */
+  literals: readonly string[];
+  /** For each literal, a stand-in resource that no policy names (`standInResource`). */
+  standIns: readonly string[];
+  /** ARNs and unique IDs its policy names (those principals are evaluated on their own). */
+  named: ReadonlySet<string>;
+}
+
 /**
  * Who holds which capability on each resource with a resource-based policy. Groups whose
  * policies do not single the resource out are evaluated against a stand-in resource plus
  * the resource policy's outcome, shared by all resources whose policy treats them alike.
  */
 export function* summarizeResources(
-  model: AccountModel,
   evaluator: AccessEvaluator,
-  index: ActionIndex,
-  records: readonly PrincipalRecord[],
-  resources: readonly ResourcePolicyRecord[],
-  /** Principal groups per service prefix; pass one map to reuse them across calls. */
-  states = new Map<string, PrefixState>(),
+  input: ResourceSummaryInput,
 ): Generator<ResourceAccessSummary> {
-  const callers = new Map<PrincipalRecord, Caller>();
-  const callerOf = (r: PrincipalRecord) => {
-    let c = callers.get(r);
-    if (!c) {
-      c = fromRecord(r, undefined).caller;
-      callers.set(r, c);
-    }
-    return c;
-  };
+  const { model, index } = evaluator;
+  const { principals: records, resources } = input;
+  const groupsByService = input.groupsByService ?? new Map<string, ServiceGroups>();
   for (const resource of resources) {
     const shape = describeResource(resource);
     const window = index.windows.get(shape.prefix);
     if (!window) continue;
-    let state = states.get(shape.prefix);
-    if (!state) {
-      state = createPrefixState(model, evaluator, index, records, window);
-      states.set(shape.prefix, state);
+    let groups = groupsByService.get(shape.prefix);
+    if (!groups) {
+      groups = createServiceGroups(evaluator, records, window);
+      groupsByService.set(shape.prefix, groups);
     }
     const named = namedPrincipals(resource.policy);
     const perPrincipal = evaluator.ids.isDependent(resource.policy.statements);
     const literals = shape.objectLiteral ? [shape.literal, shape.objectLiteral] : [shape.literal];
-    const generics = literals.map(genericResource);
-    const singled = literals.map((l, i) => singledOut(state, l, generics[i] as string));
+    const standIns = literals.map(standInResource);
+    const resourceCase: ResourceCase = { groups, literals, standIns, named };
+    const singled = literals.map((l, i) => groupsSinglingOut(groups, l, standIns[i] as string));
     const singledKeys = singled.includes("all")
-      ? new Set(state.groups.keys())
+      ? new Set(groups.membersByGroup.keys())
       : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
-    const resourceType = shape.type;
+    const rowBase: RowBase = {
+      resourceArn: resource.resourceArn,
+      resourceType: shape.type,
+      service: window.service,
+      accountId: resource.accountId,
+    };
     if (!perPrincipal) {
-      for (const [cls, keys] of state.classes) {
-        const levels = sharedLevels(
-          state,
-          evaluator,
-          index,
-          callerOf,
-          cls,
-          keys,
-          literals,
-          generics,
-          named,
-        );
-        for (const { key, list } of levels) {
-          if (singledKeys.has(key)) continue;
-          yield* emitRows(resource, resourceType, window, unnamedMembers(state, key, named), list);
+      for (const accountKind of groups.groupsByAccountKind.keys()) {
+        for (const { groupKey, levels } of sharedLevels(evaluator, resourceCase, accountKind)) {
+          if (singledKeys.has(groupKey)) continue;
+          yield* emitRows(rowBase, unnamedMembers(groups, groupKey, named), levels);
         }
       }
-      for (const key of singledKeys) {
-        const rep = firstUnnamed(state.groups.get(key) ?? [], named);
+      for (const groupKey of singledKeys) {
+        const rep = firstUnnamedMember(groups.membersByGroup.get(groupKey) ?? [], named);
         if (!rep) continue;
         const sets = literals.map((l) => evaluator.evaluatePrincipal(rep, l, window));
         yield* emitRows(
-          resource,
-          resourceType,
-          window,
-          unnamedMembers(state, key, named),
-          capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
+          rowBase,
+          unnamedMembers(groups, groupKey, named),
+          capabilityLevels(
+            index,
+            actionSetOfLiterals(groups, index, sets),
+            window.firstWord,
+            window,
+          ),
         );
       }
     }
-    for (const m of perPrincipal ? records : namedMembers(state, named)) {
+    for (const m of perPrincipal ? records : namedMembers(groups, named)) {
       const sets = literals.map((l) => evaluator.evaluatePrincipal(m, l, window));
       yield* emitRows(
-        resource,
-        resourceType,
-        window,
+        rowBase,
         [m],
-        capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
+        capabilityLevels(index, actionSetOfLiterals(groups, index, sets), window.firstWord, window),
       );
     }
     const base = {
@@ -127,11 +128,16 @@ export function* summarizeResources(
     const partition = parseArn(resource.resourceArn)?.partition ?? "aws";
     for (const entry of listExternalPrincipals(model, resource.policy, partition)) {
       const sets = literals.map((l) =>
-        evaluator.evaluate(entry.caller, undefined, l, window, true),
+        evaluator.evaluate({
+          requester: entry.caller,
+          resource: l,
+          window,
+          outsideAccountAllows: true,
+        }),
       );
       for (const level of capabilityLevels(
         index,
-        combine(state, index, sets),
+        actionSetOfLiterals(groups, index, sets),
         window.firstWord,
         window,
       )) {
@@ -149,76 +155,94 @@ export function* summarizeResources(
 }
 
 /**
- * Capability levels of every group of one class (account and kind) on a resource, for
- * groups whose policies do not single the resource out. Keyed by the resource side's
- * outcome on each literal, so resources whose policies treat the class alike share it.
+ * Capability levels of every group of one account and kind on a resource, for groups whose
+ * policies do not single the resource out. Keyed by the resource side's outcome on each
+ * literal, so resources whose policies treat the account and kind alike share it.
  */
 function sharedLevels(
-  state: PrefixState,
   evaluator: AccessEvaluator,
-  index: ActionIndex,
-  callerOf: (r: PrincipalRecord) => Caller,
-  cls: string,
-  keys: readonly string[],
-  literals: readonly string[],
-  generics: readonly string[],
-  named: ReadonlySet<string>,
-): { key: string; list: CapabilityLevel[] }[] {
+  resource: ResourceCase,
+  accountKind: string,
+): GroupLevels[] {
+  const { groups, literals, standIns, named } = resource;
+  const groupKeys = groups.groupsByAccountKind.get(accountKind) ?? [];
   let rep: PrincipalRecord | undefined;
-  for (const key of keys) {
-    rep = firstUnnamed(state.groups.get(key) ?? [], named);
+  for (const key of groupKeys) {
+    rep = firstUnnamedMember(groups.membersByGroup.get(key) ?? [], named);
     if (rep) break;
   }
   if (!rep) return [];
-  const { window } = state;
-  const sides = literals.map((l) => evaluator.resourceSide(callerOf(rep), rep, l, window));
+  const { window } = groups;
+  const { index } = evaluator;
+  const requester = evaluator.requesterOf(rep);
+  const sides = literals.map((l) =>
+    evaluator.resourceSide({ requester, record: rep, resource: l, window }),
+  );
   const closed = sides.every(
     (side) =>
       (rep.accountId !== side.accountId || side.mustAllow) &&
       !side.missingKeyPolicy &&
-      isEmptyIn(side.layer.allow, window),
+      isEmptyIn(side.policyOutcome.allow, window),
   );
   if (closed) return [];
   const sideKey = sides
     .map(
       (side, i) =>
-        `${generics[i]}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${encodeTriSets(Object.values(side.layer))}`,
+        `${standIns[i]}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${encodeTriSets(Object.values(side.policyOutcome))}`,
     )
     .join("||");
-  const cacheKey = `${cls}||${sideKey}`;
-  let levels = state.shared.get(cacheKey);
-  if (!levels) {
-    levels = [];
-    for (const key of keys) {
-      const member = state.groups.get(key)?.[0] as PrincipalRecord;
+  const cacheKey = `${accountKind}||${sideKey}`;
+  let shared = groups.levelsByResourceSide.get(cacheKey);
+  if (!shared) {
+    shared = [];
+    for (const groupKey of groupKeys) {
+      const member = groups.membersByGroup.get(groupKey)?.[0] as PrincipalRecord;
       const sets = sides.map((side, i) =>
-        evaluator.evaluate(callerOf(member), member, generics[i] as string, window, false, side),
+        evaluator.evaluate({
+          requester: evaluator.requesterOf(member),
+          record: member,
+          resource: standIns[i] as string,
+          window,
+          resourceSide: side,
+        }),
       );
-      const list = capabilityLevels(index, combine(state, index, sets), window.firstWord, window);
-      if (list.length > 0) levels.push({ key, list });
+      const levels = capabilityLevels(
+        index,
+        actionSetOfLiterals(groups, index, sets),
+        window.firstWord,
+        window,
+      );
+      if (levels.length > 0) shared.push({ groupKey, levels });
     }
-    state.shared.set(cacheKey, levels);
+    groups.levelsByResourceSide.set(cacheKey, shared);
   }
-  return levels;
+  return shared;
+}
+
+/** The fields of a resource's rows that do not depend on the principal. */
+interface RowBase {
+  resourceArn: string;
+  resourceType: ResourceAccessSummary["resourceType"];
+  service: string;
+  /** The resource's account: members of it are `inAccount`. */
+  accountId: string | undefined;
 }
 
 function* emitRows(
-  resource: ResourcePolicyRecord,
-  resourceType: ResourceAccessSummary["resourceType"],
-  window: PrefixWindow,
+  row: RowBase,
   members: readonly PrincipalRecord[],
   levels: readonly CapabilityLevel[],
 ): Generator<ResourceAccessSummary> {
   for (const level of levels) {
     for (const m of members) {
       yield {
-        resourceArn: resource.resourceArn,
-        resourceType,
-        service: window.service,
+        resourceArn: row.resourceArn,
+        resourceType: row.resourceType,
+        service: row.service,
         capability: level.capability,
         principal: m.arn,
         principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
-        inAccount: m.accountId === resource.accountId,
+        inAccount: m.accountId === row.accountId,
         conditional: level.conditional,
       };
     }

@@ -1,4 +1,4 @@
-import type { Caller } from "./caller.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 /**
  * Actions that need no permission: AWS allows them to any authenticated principal,
@@ -15,7 +15,7 @@ export function isAlwaysAllowedAction(action: string): boolean {
 }
 
 /** IAM users, role sessions, account roots and principals of other accounts sign their requests; services, providers and anonymous callers do not call as themselves. */
-export function isAuthenticatedCaller(caller: Caller): boolean {
+export function isAuthenticatedPrincipal(caller: RequestingPrincipal): boolean {
   return (
     caller.kind === "user" ||
     caller.kind === "role" ||

@@ -3,11 +3,11 @@ import { formulaAlgebra } from "../logic/algebra.ts";
 import { atom, FALSE, type Formula, listAtoms, TRUE } from "../logic/formula.ts";
 import type { PolicyType } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
-import { isAlwaysAllowedAction, isAuthenticatedCaller } from "./always-allowed.ts";
+import { isAlwaysAllowedAction } from "./always-allowed.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
 import type { AuthorizationResult, MatchedStatement } from "./authorization-result.ts";
 import { refusedByAws } from "./aws-protected-resources.ts";
-import { composeDecision, type DecisionLayers, ownedByCallerOr } from "./compose-decision.ts";
+import { decideRequest } from "./evaluate-layers.ts";
 import {
   type EvaluationInput,
   evaluateLevels,
@@ -20,7 +20,7 @@ import { RESOURCE_OWNER } from "./format-authorization.ts";
 import { organizationScope } from "./organization-scope.ts";
 import { rcpCoversAction } from "./rcp-services.ts";
 import { createKeyResolver } from "./request-context.ts";
-import { resolveCaller } from "./resolve-caller.ts";
+import { resolveRequestingPrincipal } from "./resolve-requesting-principal.ts";
 import { readSessionInputs } from "./session-inputs.ts";
 
 /** The undecided condition that the caller's account owns the resource (a bucket of unknown owner). */
@@ -48,7 +48,11 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   }
   if (issues.length > 0)
     return { decision: "implicit-deny", conditions: [], statements: [], notes: [], issues };
-  const { caller, record, problem } = resolveCaller(model, request.principal, request.sessionName);
+  const { caller, record, problem } = resolveRequestingPrincipal(
+    model,
+    request.principal,
+    request.sessionName,
+  );
   if (problem) issues.push(issueAt("principal", problem));
   const session = readSessionInputs(model, request.session, caller);
   // Ignoring a session input could only widen access: a request that gives a bad one is denied.
@@ -80,54 +84,50 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   };
   const scope = organizationScope(model, caller, record, resourceInfo.accountId);
 
-  const scp = scope.scpLevels
-    ? evaluateLevels(scope.scpLevels, input, false)
-    : { deny: FALSE, allow: [] };
+  const noLevels = { deny: FALSE, allow: [] };
+  const scp = scope.scpLevels ? evaluateLevels(scope.scpLevels, input) : noLevels;
   const rcp =
     scope.rcpLevels && rcpCoversAction(request.action)
-      ? evaluateLevels(scope.rcpLevels, input, false)
-      : { deny: FALSE, allow: [] };
-  const identity = evaluatePolicies(record?.identityPolicies ?? [], input, false);
+      ? evaluateLevels(scope.rcpLevels, input)
+      : noLevels;
+  const ofType = { resourceBased: false };
+  const identity = evaluatePolicies(record?.identityPolicies ?? [], input, ofType);
   const boundary = record?.permissionsBoundary
-    ? evaluatePolicies([record.permissionsBoundary], input, false)
+    ? evaluatePolicies([record.permissionsBoundary], input, ofType)
     : undefined;
   const sessionPolicies = session.inputs.policies
-    ? evaluatePolicies(session.inputs.policies, input, false)
+    ? evaluatePolicies(session.inputs.policies, input, ofType)
     : undefined;
   const resource = evaluatePolicies(
     resourceInfo.record ? [resourceInfo.record.policy] : [],
     input,
-    true,
+    { resourceBased: true },
   );
-
-  let identityAllow: Formula = identity.allow;
-  if (caller.kind === "root") identityAllow = TRUE;
-  // A principal of an analysed account that the snapshot lacks does not exist: nothing allows it.
-  else if (caller.kind === "external")
-    identityAllow = problem ? FALSE : unknownPolicies(caller.arn, request.action);
-  const layers: DecisionLayers<Formula> = {
-    scpDeny: scp.deny,
-    scpAllow: scp.allow,
-    rcpDeny: rcp.deny,
-    rcpAllow: rcp.allow,
-    identityDeny: identity.deny,
-    identityAllow,
+  // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
+  const refused = refusedByAws(request.action, request.resource);
+  // No permission is needed: even an explicit deny does not stop it. A principal of an
+  // analysed account that the snapshot lacks does not exist, so it stays denied.
+  const needsNoPermission = isAlwaysAllowedAction(request.action) && !problem;
+  const { layers, byPolicies, final } = decideRequest(formulaAlgebra, {
+    requester: caller,
+    scope,
+    scp,
+    rcp,
+    identity,
     ...(boundary && { boundary }),
     ...(sessionPolicies && { session: sessionPolicies }),
     resource,
-    callerIsIam: scope.callerIsIam,
-    sameAccount: scope.sameAccount,
+    // A principal of an analysed account that the snapshot lacks does not exist: nothing allows it.
+    outsideIdentityAllow:
+      caller.kind === "external" && !problem ? unknownPolicies(caller.arn, request.action) : FALSE,
     mustAllow: resourceInfo.mustAllow,
     assumeDefaultKeyPolicy: resourceInfo.missingKeyPolicy,
-  };
-  const composed = composeDecision(formulaAlgebra, layers);
-  const decision =
-    resourceInfo.ownerUnknown && caller.accountId
-      ? ownedByCallerOr(formulaAlgebra, layers, composed, resourceOwnerAtom(caller.accountId))
-      : composed;
+    ...(resourceInfo.ownerUnknown &&
+      caller.accountId && { ownedByRequester: resourceOwnerAtom(caller.accountId) }),
+    ...(refused && { refusedByAws: TRUE }),
+    ...(needsNoPermission && { alwaysAllowed: TRUE }),
+  });
   const notes = describeRules(layers, scope.notes);
-  // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
-  const refused = refusedByAws(request.action, request.resource);
   if (refused)
     notes.push(
       `AWS does not let customers call ${request.action} on ${refused.what}, whatever their policies allow (${refused.source})`,
@@ -149,10 +149,8 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     notes,
     issues,
   };
-  if (decision.final.kind === "true" && !refused) return result;
-  // No permission is needed: even an explicit deny does not stop it. A principal of an
-  // analysed account that the snapshot lacks does not exist, so it stays denied.
-  if (isAlwaysAllowedAction(request.action) && isAuthenticatedCaller(caller) && !problem)
+  if (final.kind === "true") {
+    if (byPolicies.final.kind === "true" && !refused) return result;
     return {
       ...result,
       notes: [
@@ -160,8 +158,9 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
         `${request.action} needs no permission: any authenticated principal may call it, whatever its policies deny`,
       ],
     };
-  if (decision.final.kind === "false" || refused) {
-    if (decision.deny.kind === "true") {
+  }
+  if (final.kind === "false") {
+    if (byPolicies.deny.kind === "true") {
       const denier = matched.find((m) => m.effect === "Deny" && m.match === "applies");
       return {
         ...result,
@@ -173,13 +172,13 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     return {
       ...result,
       decision: "implicit-deny",
-      ...(!refused && { stoppedBy: findStopper(layers, decision, resourceType) }),
+      ...(!refused && { stoppedBy: findStopper(layers, byPolicies, resourceType) }),
     };
   }
   return {
     ...result,
     decision: "conditional",
-    condition: decision.final,
-    conditions: listAtoms(decision.final),
+    condition: final,
+    conditions: listAtoms(final),
   };
 }

@@ -1,11 +1,18 @@
-import { atom, type Formula, or } from "../logic/formula.ts";
+import { formulaAlgebra } from "../logic/algebra.ts";
+import { atom, type Formula } from "../logic/formula.ts";
 import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { MatchedStatement } from "./authorization-result.ts";
-import type { Caller } from "./caller.ts";
 import type { LayerOutcome } from "./compose-decision.ts";
+import {
+  type LevelsOutcome,
+  levelsOutcome,
+  type PolicySetOptions,
+  policySetOutcome,
+} from "./evaluate-layers.ts";
 import { statementAppliesTo } from "./evaluate-statement.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "./match-principal.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 export type PolicySetOutcome = LayerOutcome<Formula>;
 
@@ -13,33 +20,35 @@ export interface EvaluationInput {
   action: string;
   resource: string;
   resolve: KeyResolver;
-  caller: Caller;
+  caller: RequestingPrincipal;
+  /** Every statement that applies, in evaluation order (for the explanation). */
   matched: MatchedStatement[];
 }
 
+export interface FormulaPolicySetOptions extends PolicySetOptions {
+  /**
+   * How each statement names the requester, when the caller already worked it out (the
+   * access graph indexes large Principal lists); default: `matchStatementPrincipal`.
+   */
+  principalMatchOf?: (statement: Statement) => PrincipalMatch;
+}
+
 /**
- * Evaluates a set of policies of one type; statements that apply are recorded in
- * `input.matched`. `matchOf` may supply how each statement names the caller when the
- * caller already worked it out (the access graph indexes large Principal lists).
+ * Evaluates a set of policies of one type over condition formulas (`policySetOutcome`);
+ * statements that apply are recorded in `input.matched`.
  */
 export function evaluatePolicies(
   policies: readonly Policy[],
   input: EvaluationInput,
-  usePrincipal: boolean,
-  matchOf?: (statement: Statement) => PrincipalMatch,
+  options: FormulaPolicySetOptions,
 ): PolicySetOutcome {
-  const deny: Formula[] = [];
-  const allow: Record<Exclude<PrincipalMatch, "none">, Formula[]> = {
-    direct: [],
-    role: [],
-    account: [],
-  };
-  for (const policy of policies) {
-    for (const statement of policy.statements) {
-      const who: PrincipalMatch = usePrincipal
-        ? (matchOf?.(statement) ?? matchStatementPrincipal(statement, input.caller))
-        : "direct";
-      if (who === "none") continue;
+  const { principalMatchOf } = options;
+  return policySetOutcome(formulaAlgebra, policies, {
+    ...(options.resourceBased && {
+      principalMatch: (_policy: Policy, statement: Statement) =>
+        principalMatchOf?.(statement) ?? matchStatementPrincipal(statement, input.caller),
+    }),
+    appliesWhere(policy, statement) {
       const applies = statementAppliesTo(
         policy,
         statement,
@@ -47,7 +56,7 @@ export function evaluatePolicies(
         input.resource,
         input.resolve,
       );
-      if (applies.kind === "false") continue;
+      if (applies.kind === "false") return undefined;
       input.matched.push({
         policyId: policy.id,
         policyName: policy.name,
@@ -58,36 +67,20 @@ export function evaluatePolicies(
         ...(policy.attachedVia && { attachedVia: policy.attachedVia }),
         ...(statement.invalid && { invalid: statement.invalid.issues }),
       });
-      if (statement.effect === "Deny") deny.push(applies);
-      else allow[who].push(applies);
-    }
-  }
-  const allowDirect = or(...allow.direct);
-  const allowRole = or(...allow.role);
-  const allowAccount = or(...allow.account);
-  return {
-    deny: or(...deny),
-    allow: or(allowDirect, allowRole, allowAccount),
-    allowDirect,
-    allowRole,
-    allowAccount,
-  };
+      return applies;
+    },
+  });
 }
 
-/** Organization policies: every level of the path must allow. */
+/** Organization policies (SCPs, RCPs): every level of the path must allow. */
 export function evaluateLevels(
   levels: readonly (readonly Policy[])[],
   input: EvaluationInput,
-  usePrincipal: boolean,
-): { deny: Formula; allow: Formula[] } {
-  const deny: Formula[] = [];
-  const allow: Formula[] = [];
-  for (const level of levels) {
-    const outcome = evaluatePolicies(level, input, usePrincipal);
-    deny.push(outcome.deny);
-    allow.push(outcome.allow);
-  }
-  return { deny: or(...deny), allow };
+): LevelsOutcome<Formula> {
+  return levelsOutcome(
+    formulaAlgebra,
+    levels.map((level) => evaluatePolicies(level, input, { resourceBased: false })),
+  );
 }
 
 /** Stands for policies the engine cannot see (a principal from an account outside the snapshots). */

@@ -1,6 +1,6 @@
 import { parseArn } from "../arn/parse-arn.ts";
 import type { PrincipalSet, Statement } from "../policy/policy-types.ts";
-import type { Caller } from "./caller.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 /**
  * How a resource-based policy names the caller. `direct` grants to the user or session
@@ -15,7 +15,7 @@ function strongest(a: PrincipalMatch, b: PrincipalMatch): PrincipalMatch {
   return RANK[b] > RANK[a] ? b : a;
 }
 
-export function matchPrincipalSet(set: PrincipalSet, caller: Caller): PrincipalMatch {
+export function matchPrincipalSet(set: PrincipalSet, caller: RequestingPrincipal): PrincipalMatch {
   if (set.any) return "direct";
   let best: PrincipalMatch = "none";
   for (const value of set.aws) best = strongest(best, matchAwsPrincipal(value, caller));
@@ -31,7 +31,7 @@ export function matchPrincipalSet(set: PrincipalSet, caller: Caller): PrincipalM
   return best;
 }
 
-function matchAwsPrincipal(value: string, caller: Caller): PrincipalMatch {
+function matchAwsPrincipal(value: string, caller: RequestingPrincipal): PrincipalMatch {
   if (/^\d{12}$/.test(value)) return value === caller.accountId ? "account" : "none";
   if (!value.startsWith("arn:")) {
     // An IAM unique ID: AWS shows it when the named user or role was deleted and recreated.
@@ -57,7 +57,7 @@ function matchAwsPrincipal(value: string, caller: Caller): PrincipalMatch {
  * listed: the account, and the user or the role and its session (AWS documents this
  * trap for Deny with NotPrincipal).
  */
-function excludedByNotPrincipal(set: PrincipalSet, caller: Caller): boolean {
+function excludedByNotPrincipal(set: PrincipalSet, caller: RequestingPrincipal): boolean {
   if (set.any) return true;
   if (caller.kind === "service")
     return caller.service !== undefined && set.service.includes(caller.service);
@@ -86,7 +86,7 @@ function excludedByNotPrincipal(set: PrincipalSet, caller: Caller): boolean {
  */
 function excludedOutsider(
   set: PrincipalSet,
-  caller: Caller,
+  caller: RequestingPrincipal,
   listed: (value: string | undefined) => boolean,
 ): boolean {
   if (caller.identityArn === undefined) return true;
@@ -110,7 +110,10 @@ function excludedOutsider(
  * documents that a Deny with NotPrincipal always applies to a principal that has a
  * permissions boundary, whatever NotPrincipal lists.
  */
-export function matchStatementPrincipal(statement: Statement, caller: Caller): PrincipalMatch {
+export function matchStatementPrincipal(
+  statement: Statement,
+  caller: RequestingPrincipal,
+): PrincipalMatch {
   if (statement.principal) return matchPrincipalSet(statement.principal, caller);
   if (!statement.notPrincipal) return "none";
   if (statement.effect === "Deny" && caller.hasBoundary) return "direct";

@@ -1,6 +1,6 @@
 import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
-import type { Caller } from "./caller.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 export interface OrganizationScope {
   scpLevels?: readonly (readonly Policy[])[];
@@ -17,7 +17,7 @@ export interface OrganizationScope {
  */
 export function organizationScope(
   model: AccountModel,
-  caller: Caller,
+  caller: RequestingPrincipal,
   record: PrincipalRecord | undefined,
   resourceAccountId: string | undefined,
 ): OrganizationScope {

@@ -1,7 +1,7 @@
 import type { KeyLookup, KeyResolver } from "../policy/policy-variables.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AuthorizationRequest } from "./authorization-request.ts";
-import type { Caller } from "./caller.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 const ABSENT: KeyLookup = { state: "absent" };
 const UNKNOWN: KeyLookup = { state: "unknown" };
@@ -18,7 +18,7 @@ function present(...values: string[]): KeyLookup {
 export function createKeyResolver(
   model: AccountModel,
   request: AuthorizationRequest,
-  caller: Caller,
+  caller: RequestingPrincipal,
   record: PrincipalRecord | undefined,
   resourceAccount: string | undefined,
   sessionTags?: Readonly<Record<string, string>>,
@@ -46,7 +46,7 @@ export function createKeyResolver(
 function deriveKey(
   key: string,
   model: AccountModel,
-  caller: Caller,
+  caller: RequestingPrincipal,
   record: PrincipalRecord | undefined,
   resourceAccount: string | undefined,
   sessionName: string | undefined,
@@ -112,7 +112,7 @@ function sessionTag(
   return entry ? present(entry[1]) : undefined;
 }
 
-function principalType(caller: Caller): KeyLookup | undefined {
+function principalType(caller: RequestingPrincipal): KeyLookup | undefined {
   switch (caller.kind) {
     case "user":
       return present("User");

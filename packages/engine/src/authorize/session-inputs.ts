@@ -2,7 +2,7 @@ import { type Issue, issueAt } from "../issues.ts";
 import { parsePolicyDocument } from "../policy/parse-policy-document.ts";
 import type { Policy } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
-import type { Caller } from "./caller.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
 /** The request's session inputs, checked: session policies and tags. */
 export interface CheckedSession {
@@ -31,7 +31,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function readSessionInputs(
   model: AccountModel,
   raw: unknown,
-  caller: Caller,
+  caller: RequestingPrincipal,
 ): { inputs: CheckedSession; errors: Issue[]; warnings: Issue[] } {
   const errors: Issue[] = [];
   const warnings: Issue[] = [];

@@ -1,5 +1,12 @@
 import type { MatchedStatement } from "../authorize/authorization-result.ts";
-import { composeDecision, type DecisionLayers } from "../authorize/compose-decision.ts";
+import {
+  decideRequest,
+  emptyOutcome,
+  type LevelsOutcome,
+  levelsOutcome,
+  type PolicySetOptions,
+  unionOutcomes,
+} from "../authorize/evaluate-layers.ts";
 import {
   type EvaluationInput,
   evaluatePolicies,
@@ -9,23 +16,17 @@ import {
 import { type OrganizationScope, organizationScope } from "../authorize/organization-scope.ts";
 import { rcpCoversAction } from "../authorize/rcp-services.ts";
 import { formulaAlgebra } from "../logic/algebra.ts";
-import { FALSE, type Formula, or, TRUE } from "../logic/formula.ts";
+import { FALSE, type Formula, TRUE } from "../logic/formula.ts";
 import type { Policy, Statement } from "../policy/policy-types.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
 import type { AccessGraphOptions, AssumeAction } from "./access-graph-types.ts";
-import type { AssumeCaller, AssumeTarget } from "./assume-caller.ts";
+import type { AssumeTarget, AssumingPrincipal } from "./assuming-principal.ts";
 import { type LayerPlan, LayerPlans } from "./layer-plans.ts";
 import { OutcomeCache } from "./outcome-cache.ts";
 import { PolicyFactsCache } from "./policy-relevance.ts";
 import { TrustIndex } from "./trust-matcher.ts";
 
-const NONE: PolicySetOutcome = {
-  deny: FALSE,
-  allow: FALSE,
-  allowDirect: FALSE,
-  allowRole: FALSE,
-  allowAccount: FALSE,
-};
+const NONE: PolicySetOutcome = emptyOutcome(formulaAlgebra);
 
 /**
  * `authorize` for assume requests, step for step (the same statement matching, organization
@@ -49,7 +50,7 @@ export class AssumeEvaluator {
   }
 
   /** The decision's formula: TRUE (allowed), FALSE (denied) or the condition it is allowed under. */
-  decide(who: AssumeCaller, target: AssumeTarget, action: AssumeAction): Formula {
+  decide(who: AssumingPrincipal, target: AssumeTarget, action: AssumeAction): Formula {
     this.decisions++;
     const { caller, record } = who;
     const resourceAccount = target.info.accountId;
@@ -63,39 +64,37 @@ export class AssumeEvaluator {
     };
     const scp = this.levels(scope.scpLevels, req);
     const rcp = rcpCoversAction(action) ? this.levels(scope.rcpLevels, req) : NO_LEVELS;
-    const identity = this.layer(record?.identityPolicies ?? [], req, false);
+    const identity = this.layer(record?.identityPolicies ?? [], req, OF_TYPE);
     const boundary = record?.permissionsBoundary
-      ? this.layer(this.plans.listOf(record.permissionsBoundary), req, false)
+      ? this.layer(this.plans.listOf(record.permissionsBoundary), req, OF_TYPE)
       : undefined;
     const resource = target.info.record
-      ? this.layer(this.plans.listOf(target.info.record.policy), req, true)
+      ? this.layer(this.plans.listOf(target.info.record.policy), req, RESOURCE_BASED)
       : NONE;
     this.scratch.length = 0;
-    let identityAllow = identity.allow;
-    if (caller.kind === "root" || (caller.kind === "external" && who.identityAssumed))
-      identityAllow = TRUE;
-    else if (caller.kind === "external") identityAllow = unknownPolicies(caller.arn, action);
-    const layers: DecisionLayers<Formula> = {
-      scpDeny: scp.deny,
-      scpAllow: scp.allow,
-      rcpDeny: rcp.deny,
-      rcpAllow: rcp.allow,
-      identityDeny: identity.deny,
-      identityAllow,
+    return decideRequest(formulaAlgebra, {
+      requester: caller,
+      scope,
+      scp,
+      rcp,
+      identity,
       ...(boundary && { boundary }),
       resource,
-      callerIsIam: scope.callerIsIam,
-      sameAccount: scope.sameAccount,
+      outsideIdentityAllow:
+        caller.kind !== "external"
+          ? FALSE
+          : who.identityAssumed
+            ? TRUE
+            : unknownPolicies(caller.arn, action),
       mustAllow: target.info.mustAllow,
       assumeDefaultKeyPolicy: target.info.missingKeyPolicy,
-    };
-    return composeDecision(formulaAlgebra, layers).final;
+    }).final;
   }
 
   private readonly scopeClasses = new Map<string, Map<string | undefined, OrganizationScope>>();
 
   /** Which organization policies apply: per class of caller (account, kind, service-linked) and resource account. */
-  private scopeOf(who: AssumeCaller, accountId: string | undefined): OrganizationScope {
+  private scopeOf(who: AssumingPrincipal, accountId: string | undefined): OrganizationScope {
     const { caller, record } = who;
     let byAccount = who.scopes;
     if (!byAccount) {
@@ -130,13 +129,13 @@ export class AssumeEvaluator {
   }
 
   private readonly constants = new Map<LayerPlan, PolicySetOutcome>();
-  private readonly constantLevels = new Map<string, Map<Levels, LevelsOutcome>>();
+  private readonly constantLevels = new Map<string, Map<Levels, LevelsOutcome<Formula>>>();
 
   /**
    * Organization policies, every level of which must allow: kept per list of levels
    * (one per account) when no level's outcome depends on the request.
    */
-  private levels(levels: Levels | undefined, req: LayerRequest): LevelsOutcome {
+  private levels(levels: Levels | undefined, req: LayerRequest): LevelsOutcome<Formula> {
     if (!levels || levels.length === 0) return NO_LEVELS;
     let byLevels = this.constantLevels.get(req.action);
     if (!byLevels) {
@@ -145,11 +144,10 @@ export class AssumeEvaluator {
     }
     const known = byLevels.get(levels);
     if (known) return known;
-    const outcomes = levels.map((level) => this.layer(level, req, false));
-    const result = {
-      deny: or(...outcomes.map((o) => o.deny)),
-      allow: outcomes.map((o) => o.allow),
-    };
+    const result = levelsOutcome(
+      formulaAlgebra,
+      levels.map((level) => this.layer(level, req, OF_TYPE)),
+    );
     if (levels.every((level) => this.plans.planOf(level, req.action).constant))
       byLevels.set(levels, result);
     return result;
@@ -159,20 +157,26 @@ export class AssumeEvaluator {
   private layer(
     policies: readonly Policy[],
     req: LayerRequest,
-    usePrincipal: boolean,
+    options: PolicySetOptions,
   ): PolicySetOutcome {
     const plan = this.plans.planOf(policies, req.action);
     if (plan.relevant.length === 0) return NONE;
-    if (usePrincipal || !plan.constant) return this.combine(plan, req, usePrincipal);
+    if (options.resourceBased || !plan.constant) return this.unionOfPlan(plan, req, options);
     let outcome = this.constants.get(plan);
     if (!outcome) {
-      outcome = this.combine(plan, req, false);
+      outcome = this.unionOfPlan(plan, req, options);
       this.constants.set(plan, outcome);
     }
     return outcome;
   }
 
-  private combine(plan: LayerPlan, req: LayerRequest, usePrincipal: boolean): PolicySetOutcome {
+  /** The union of the plan's relevant policies' outcomes, each cached per class of caller. */
+  private unionOfPlan(
+    plan: LayerPlan,
+    req: LayerRequest,
+    options: PolicySetOptions,
+  ): PolicySetOutcome {
+    const usePrincipal = options.resourceBased;
     let single: PolicySetOutcome | undefined;
     let parts: PolicySetOutcome[] | undefined;
     const caller = req.who.caller;
@@ -182,10 +186,12 @@ export class AssumeEvaluator {
       let outcome = this.outcomes.get(key);
       if (!outcome) {
         const matches = usePrincipal ? this.trusts.matches(policy.statements, caller) : [];
-        const matchOf = usePrincipal
-          ? (s: Statement) => matches[policy.statements.indexOf(s)] ?? "none"
-          : undefined;
-        outcome = evaluatePolicies([policy], this.inputOf(req), usePrincipal, matchOf);
+        outcome = evaluatePolicies([policy], this.inputOf(req), {
+          resourceBased: usePrincipal,
+          ...(usePrincipal && {
+            principalMatchOf: (s: Statement) => matches[policy.statements.indexOf(s)] ?? "none",
+          }),
+        });
         this.outcomes.set(key, outcome);
       }
       if (!single) single = outcome;
@@ -193,25 +199,17 @@ export class AssumeEvaluator {
       else parts = [single, outcome];
     }
     if (!parts) return single ?? NONE;
-    return {
-      deny: or(...parts.map((p) => p.deny)),
-      allow: or(...parts.map((p) => p.allow)),
-      allowDirect: or(...parts.map((p) => p.allowDirect)),
-      allowRole: or(...parts.map((p) => p.allowRole)),
-      allowAccount: or(...parts.map((p) => p.allowAccount)),
-    };
+    return unionOutcomes(formulaAlgebra, parts);
   }
 }
 
 type Levels = readonly (readonly Policy[])[];
-interface LevelsOutcome {
-  deny: Formula;
-  allow: Formula[];
-}
-const NO_LEVELS: LevelsOutcome = { deny: FALSE, allow: [] };
+const NO_LEVELS: LevelsOutcome<Formula> = { deny: FALSE, allow: [] };
+const OF_TYPE: PolicySetOptions = { resourceBased: false };
+const RESOURCE_BASED: PolicySetOptions = { resourceBased: true };
 
 interface LayerRequest {
-  who: AssumeCaller;
+  who: AssumingPrincipal;
   target: AssumeTarget;
   action: AssumeAction;
   resourceAccount: string | undefined;

@@ -1,10 +1,10 @@
 import { PolicyIds } from "../analyze/policy-traits.ts";
-import { fromRecord } from "../authorize/resolve-caller.ts";
+import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccessGraph, AccessGraphOptions } from "./access-graph-types.ts";
-import { assumeCaller } from "./assume-caller.ts";
 import { AssumeEvaluator } from "./assume-evaluator.ts";
 import { type AccountGroups, assumeGroups } from "./assume-groups.ts";
+import { assumingPrincipal } from "./assuming-principal.ts";
 import { type BuildContext, type PrincipalSlot, principalAttributes } from "./build-context.ts";
 import { GraphBuilder } from "./graph-builder.ts";
 import { addRoleTrustEdges } from "./role-trust-edges.ts";
@@ -73,6 +73,6 @@ export function buildAccessGraph(
 
 /** Every slot is made with all its fields, so that all have one shape. */
 function slotFor(node: number, record: PrincipalRecord): PrincipalSlot {
-  const who = assumeCaller(fromRecord(record, undefined).caller, record);
+  const who = assumingPrincipal(principalOfRecord(record, undefined).caller, record);
   return { node, who, group: undefined, grouped: false };
 }

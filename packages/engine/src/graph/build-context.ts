@@ -1,15 +1,15 @@
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccessNodeAttributes, AssumeAction, EdgeGrant } from "./access-graph-types.ts";
-import type { AssumeCaller, AssumeTarget } from "./assume-caller.ts";
 import type { AssumeEvaluator } from "./assume-evaluator.ts";
 import { type AccountGroups, type AssumeGroup, groupsThatMayAssume } from "./assume-groups.ts";
+import type { AssumeTarget, AssumingPrincipal } from "./assuming-principal.ts";
 import { type GraphBuilder, grantOf } from "./graph-builder.ts";
 import type { TrustCandidates } from "./trust-candidates.ts";
 
 export interface PrincipalSlot {
   node: number;
   /** The caller for every decision about this principal (it caches its organization scopes). */
-  who: AssumeCaller;
+  who: AssumingPrincipal;
   group?: AssumeGroup;
   /** Its account's groups have been formed (`group` is set unless it is in none). */
   grouped?: boolean;
@@ -62,7 +62,7 @@ export function forEachMember(
 
 export function decide(
   ctx: BuildContext,
-  who: AssumeCaller,
+  who: AssumingPrincipal,
   target: AssumeTarget,
   action: AssumeAction = "sts:AssumeRole",
 ): EdgeGrant | undefined {

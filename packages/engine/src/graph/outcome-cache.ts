@@ -4,7 +4,7 @@ import { createKeyResolver } from "../authorize/request-context.ts";
 import type { KeyLookup, KeyResolver } from "../policy/policy-variables.ts";
 import type { AccountModel } from "../snapshot/account-model.ts";
 import type { AccessGraphOptions } from "./access-graph-types.ts";
-import type { AssumeCaller } from "./assume-caller.ts";
+import type { AssumingPrincipal } from "./assuming-principal.ts";
 import type { PolicyFacts } from "./policy-relevance.ts";
 
 const UNKNOWN: KeyLookup = { state: "unknown" };
@@ -27,7 +27,7 @@ export class OutcomeCache {
 
   keyOf(
     f: PolicyFacts,
-    req: { who: AssumeCaller; action: string; resourceAccount: string | undefined },
+    req: { who: AssumingPrincipal; action: string; resourceAccount: string | undefined },
     resource: string,
     match: string,
   ): string {
@@ -39,7 +39,7 @@ export class OutcomeCache {
 
   /** A resolver created only if some policy outcome is not cached yet. */
   resolverFor(
-    who: AssumeCaller,
+    who: AssumingPrincipal,
     action: string,
     resource: string,
     resourceAccount: string | undefined,

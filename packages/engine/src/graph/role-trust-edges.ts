@@ -1,10 +1,10 @@
 import { accountOfArn } from "../arn/parse-arn.ts";
-import type { Caller } from "../authorize/caller.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
 import type { PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccessNodeAttributes, AssumeAction, EdgeGrant } from "./access-graph-types.ts";
-import { type AssumeTarget, assumeCaller } from "./assume-caller.ts";
 import type { AssumeGroup } from "./assume-groups.ts";
+import { type AssumeTarget, assumingPrincipal } from "./assuming-principal.ts";
 import { type BuildContext, decide, forEachMember, type PrincipalSlot } from "./build-context.ts";
 import { trustCandidates } from "./trust-candidates.ts";
 
@@ -69,7 +69,7 @@ export function addRoleTrustEdges(ctx: BuildContext, role: PrincipalRecord): voi
   }
   for (const arn of candidates.externals) {
     const accountId = accountOfArn(arn);
-    const caller: Caller = {
+    const caller: RequestingPrincipal = {
       kind: "external",
       arn,
       identityArn: arn,
@@ -97,7 +97,7 @@ export function addRoleTrustEdges(ctx: BuildContext, role: PrincipalRecord): voi
     const action: AssumeAction = provider.includes(":saml-provider/")
       ? "sts:AssumeRoleWithSAML"
       : "sts:AssumeRoleWithWebIdentity";
-    const caller: Caller = {
+    const caller: RequestingPrincipal = {
       kind: "federated",
       arn: `federated:${provider}`,
       federatedProvider: provider,
@@ -105,7 +105,7 @@ export function addRoleTrustEdges(ctx: BuildContext, role: PrincipalRecord): voi
     leaf(ctx, target, roleNode, provider, { kind: "federated", analysed: false }, caller, action);
   }
   for (const accountId of candidates.accounts) {
-    const caller: Caller = {
+    const caller: RequestingPrincipal = {
       kind: "external",
       arn: `arn:${role.partition}:iam::${accountId}:root`,
       accountId,
@@ -113,7 +113,7 @@ export function addRoleTrustEdges(ctx: BuildContext, role: PrincipalRecord): voi
     };
     const analysed = model.accounts.has(accountId);
     const accountNode = builder.node(accountId, { kind: "account", accountId, analysed });
-    const who = assumeCaller(caller, undefined, { identityAssumed: true, anyPrincipal: true });
+    const who = assumingPrincipal(caller, undefined, { identityAssumed: true, anyPrincipal: true });
     const grant = decide(ctx, who, target);
     // Members can do no better than the account as a whole (`grant` is their upper bound).
     if (!grant) continue;
@@ -133,12 +133,12 @@ function leaf(
   roleNode: number,
   key: string,
   attributes: AccessNodeAttributes,
-  caller: Caller,
+  caller: RequestingPrincipal,
   action: AssumeAction = "sts:AssumeRole",
 ): void {
   const grant = decide(
     ctx,
-    assumeCaller(caller, undefined, { identityAssumed: true }),
+    assumingPrincipal(caller, undefined, { identityAssumed: true }),
     target,
     action,
   );

@@ -1,6 +1,6 @@
 import { parseArn } from "../arn/parse-arn.ts";
-import type { Caller } from "../authorize/caller.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "../authorize/match-principal.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
 import type { PrincipalSet, Statement } from "../policy/policy-types.ts";
 
 type ValueKind = "account" | "root" | "id" | "arn";
@@ -39,7 +39,7 @@ function indexSet(set: PrincipalSet): IndexedSet {
 }
 
 /** `matchPrincipalSet` with set look-ups instead of a scan: trusts of hub roles name hundreds of principals. */
-function matchIndexed(x: IndexedSet, caller: Caller): PrincipalMatch {
+function matchIndexed(x: IndexedSet, caller: RequestingPrincipal): PrincipalMatch {
   const { set } = x;
   if (set.any) return "direct";
   const own = caller.kind === "role" ? "role" : "direct";
@@ -81,7 +81,7 @@ export class TrustIndex {
    * decides it (statement by statement, in order). Callers with equal matches get equal
    * policy outcomes, outside conditions on who they are.
    */
-  matches(statements: readonly Statement[], caller: Caller): PrincipalMatch[] {
+  matches(statements: readonly Statement[], caller: RequestingPrincipal): PrincipalMatch[] {
     const found = this.indexed(statements);
     return statements.map((s, i) => {
       const x = found[i];
@@ -90,7 +90,7 @@ export class TrustIndex {
   }
 
   /** `matches` as a short key (one letter per statement). */
-  matchKey(statements: readonly Statement[], caller: Caller): string {
+  matchKey(statements: readonly Statement[], caller: RequestingPrincipal): string {
     const indexed = this.indexed(statements);
     let key = "";
     for (let i = 0; i < statements.length; i++) {

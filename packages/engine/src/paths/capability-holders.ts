@@ -4,7 +4,11 @@ import type { ActionIndex } from "../analyze/action-index.ts";
 import { sharedIndex } from "../analyze/analyze-account.ts";
 import { capabilityLevels } from "../analyze/capability-levels.ts";
 import { describeResource } from "../analyze/describe-resource.ts";
-import { combine, createPrefixState, type PrefixState } from "../analyze/prefix-state.ts";
+import {
+  actionSetOfLiterals,
+  createServiceGroups,
+  type ServiceGroups,
+} from "../analyze/service-groups.ts";
 import { summarizeResources } from "../analyze/summarize-resources.ts";
 import type { AccessGraphOptions } from "../graph/access-graph-types.ts";
 import type {
@@ -20,7 +24,8 @@ interface Workspace {
   index: ActionIndex;
   evaluator: AccessEvaluator;
   records: PrincipalRecord[];
-  states: Map<string, PrefixState>;
+  /** Principal groups per service prefix, formed once per workspace. */
+  groupsByService: Map<string, ServiceGroups>;
 }
 
 /** Evaluation state kept per model and context: principal groups are formed once, not per query. */
@@ -40,7 +45,7 @@ function workspaceOf(model: AccountModel, options: AccessGraphOptions): Workspac
       index,
       evaluator: new AccessEvaluator(model, index, options.context),
       records: [...model.principals.values()],
-      states: new Map(),
+      groupsByService: new Map(),
     };
     byContext.set(key, ws);
   }
@@ -68,33 +73,30 @@ export function capabilityHolders(
     map.set(principal, (map.get(principal) ?? true) && conditional);
   };
   if (hasPolicy) {
-    for (const row of summarizeResources(
-      model,
-      ws.evaluator,
-      ws.index,
-      ws.records,
-      [record],
-      ws.states,
-    ))
+    for (const row of summarizeResources(ws.evaluator, {
+      principals: ws.records,
+      resources: [record],
+      groupsByService: ws.groupsByService,
+    }))
       add(row.capability, row.principal, row.conditional);
     return holders;
   }
   const shape = describeResource(record);
   const window = ws.index.windows.get(shape.prefix);
   if (!window) return holders;
-  let state = ws.states.get(shape.prefix);
-  if (!state) {
-    state = createPrefixState(model, ws.evaluator, ws.index, ws.records, window);
-    ws.states.set(shape.prefix, state);
+  let groups = ws.groupsByService.get(shape.prefix);
+  if (!groups) {
+    groups = createServiceGroups(ws.evaluator, ws.records, window);
+    ws.groupsByService.set(shape.prefix, groups);
   }
   const literals = shape.objectLiteral ? [shape.literal, shape.objectLiteral] : [shape.literal];
   // Without a resource policy, members of a group share every input of the decision.
-  for (const members of state.groups.values()) {
+  for (const members of groups.membersByGroup.values()) {
     const rep = members[0] as PrincipalRecord;
     const sets = literals.map((l) => ws.evaluator.evaluatePrincipal(rep, l, window));
     const levels = capabilityLevels(
       ws.index,
-      combine(state, ws.index, sets),
+      actionSetOfLiterals(groups, ws.index, sets),
       window.firstWord,
       window,
     );

@@ -1,5 +1,9 @@
-/** Who sends the request, as far as resource-based policies and context keys care. */
-export interface Caller {
+/**
+ * The principal that makes an AWS request being authorized (IAM's "principal making the
+ * request"), as far as resource-based policies and context keys care. Not to be confused
+ * with the API's `ApiClient` (who calls Sightline's own API).
+ */
+export interface RequestingPrincipal {
   kind: "user" | "role" | "root" | "service" | "federated" | "external" | "anonymous";
   /** The ARN the request named. */
   arn: string;

@@ -1,4 +1,4 @@
-import type { Caller } from "@sightline/domain";
+import type { ApiClient } from "@sightline/domain";
 
 /**
  * Remembers recently authenticated keys (by hash) for a few seconds, which halves the database
@@ -7,8 +7,8 @@ import type { Caller } from "@sightline/domain";
  * that guessing keys costs no database look-ups (keys are random: none is created after it was
  * guessed).
  */
-export class CallerCache {
-  readonly #entries = new Map<string, { caller: Caller; expires: number }>();
+export class ApiClientCache {
+  readonly #entries = new Map<string, { client: ApiClient; expires: number }>();
   readonly #unknown = new Map<string, number>();
 
   constructor(
@@ -17,23 +17,23 @@ export class CallerCache {
     readonly now: () => number = Date.now,
   ) {}
 
-  get(keyHash: string): Caller | undefined {
+  get(keyHash: string): ApiClient | undefined {
     const entry = this.#entries.get(keyHash);
     if (!entry) return undefined;
     if (entry.expires <= this.now()) {
       this.#entries.delete(keyHash);
       return undefined;
     }
-    return entry.caller;
+    return entry.client;
   }
 
-  set(keyHash: string, caller: Caller): void {
+  set(keyHash: string, client: ApiClient): void {
     if (this.ttlMs <= 0) return;
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(keyHash, { caller, expires: this.now() + this.ttlMs });
+    this.#entries.set(keyHash, { client, expires: this.now() + this.ttlMs });
   }
 
   /** A key hash the database does not know. */
@@ -57,7 +57,7 @@ export class CallerCache {
   /** Forgets every entry of a key ID (after revocation). */
   evictKey(keyId: string): void {
     for (const [hash, entry] of this.#entries) {
-      if (entry.caller.kind !== "operator" && entry.caller.keyId === keyId)
+      if (entry.client.kind !== "operator" && entry.client.keyId === keyId)
         this.#entries.delete(hash);
     }
   }

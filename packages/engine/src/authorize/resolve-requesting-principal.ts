@@ -1,19 +1,22 @@
 import { parseArn } from "../arn/parse-arn.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
-import type { Caller } from "./caller.ts";
+import type { RequestingPrincipal } from "./requesting-principal.ts";
 
-export interface ResolvedCaller {
-  caller: Caller;
+export interface ResolvedPrincipal {
+  /** The requesting principal the request's `principal` string names. */
+  caller: RequestingPrincipal;
+  /** Its IAM user or role in the model, when it has one. */
   record?: PrincipalRecord;
+  /** Why the principal cannot exist (a principal of an analysed account the snapshot lacks). */
   problem?: string;
 }
 
-/** Turns the request's principal string into a caller, finding its IAM record when the model has it. */
-export function resolveCaller(
+/** Turns the request's principal string into a requesting principal, finding its IAM record when the model has it. */
+export function resolveRequestingPrincipal(
   model: AccountModel,
   principal: string,
   sessionName: string | undefined,
-): ResolvedCaller {
+): ResolvedPrincipal {
   if (principal === "*") return { caller: { kind: "anonymous", arn: "*" } };
   if (principal.startsWith("federated:")) {
     const provider = principal.slice("federated:".length);
@@ -21,7 +24,7 @@ export function resolveCaller(
   }
   if (!principal.startsWith("arn:")) {
     if (/^\d{12}$/.test(principal))
-      return resolveCaller(model, `arn:aws:iam::${principal}:root`, sessionName);
+      return resolveRequestingPrincipal(model, `arn:aws:iam::${principal}:root`, sessionName);
     return { caller: { kind: "service", arn: principal, service: principal } };
   }
   const { partition, service, accountId, resource } = parseArn(principal) ?? {
@@ -36,18 +39,18 @@ export function resolveCaller(
     const [, roleName, session] = resource.split("/");
     const record = model.accounts.get(accountId)?.roles.find((r) => r.name === roleName);
     if (!record) return external(principal, accountId, partition, model);
-    return fromRecord(record, session);
+    return principalOfRecord(record, session);
   }
   const record = model.principals.get(principal);
-  if (record) return fromRecord(record, sessionName);
+  if (record) return principalOfRecord(record, sessionName);
   return external(principal, accountId, partition, model);
 }
 
-/** The caller for a user or role of the model (a role: any session, unless the name is given). */
-export function fromRecord(
+/** The requesting principal for a user or role of the model (a role: any session, unless the name is given). */
+export function principalOfRecord(
   record: PrincipalRecord,
   sessionName: string | undefined,
-): ResolvedCaller {
+): ResolvedPrincipal {
   const base = {
     arn: record.arn,
     accountId: record.accountId,
@@ -72,8 +75,14 @@ function external(
   accountId: string,
   partition: string,
   model: AccountModel,
-): ResolvedCaller {
-  const caller: Caller = { kind: "external", arn, accountId, partition, identityArn: arn };
+): ResolvedPrincipal {
+  const caller: RequestingPrincipal = {
+    kind: "external",
+    arn,
+    accountId,
+    partition,
+    identityArn: arn,
+  };
   if (model.accounts.has(accountId))
     return { caller, problem: `principal ${arn} is not in the snapshot of account ${accountId}` };
   return { caller };

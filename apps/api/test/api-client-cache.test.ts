@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CallerCache } from "../src/caller-cache.ts";
+import { ApiClientCache } from "../src/api-client-cache.ts";
 
-describe("CallerCache", () => {
+describe("ApiClientCache", () => {
   const partner = { kind: "partner" as const, partnerId: "P123456", keyId: "key_a" };
 
   it("forgets entries after the TTL", () => {
     let now = 1_000;
-    const cache = new CallerCache(100, 10, () => now);
+    const cache = new ApiClientCache(100, 10, () => now);
     cache.set("h1", partner);
     expect(cache.get("h1")).toEqual(partner);
     now += 100;
@@ -14,7 +14,7 @@ describe("CallerCache", () => {
   });
 
   it("evicts a revoked key at once and bounds its size", () => {
-    const cache = new CallerCache(1_000, 2);
+    const cache = new ApiClientCache(1_000, 2);
     cache.set("h1", partner);
     cache.set("h2", { ...partner, keyId: "key_b" });
     cache.evictKey("key_a");
