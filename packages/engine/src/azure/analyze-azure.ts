@@ -13,6 +13,7 @@ import { type Issue, issueAt } from "../issues.ts";
 import type { CompiledGlob } from "../policy/glob.ts";
 import {
   AzureOperationIndex,
+  type CapabilityPair,
   compileOperationPattern,
   matchOperation,
   sharedAzureOperationIndex,
@@ -56,6 +57,28 @@ interface Signature {
   assignments: { a: AzureAssignment; viaGroup: boolean }[];
   denies: AzureDeny[];
   members: AzurePrincipal[];
+  /** Its assignments' and denies' scopes below the subscription: elsewhere it inherits the subscription's access. */
+  below: Set<string>;
+  /** Evaluations by scope. */
+  evals: Map<string, ScopeEvaluation>;
+  /** Resource rows by applicable assignments, evaluation and provider. */
+  templates?: Map<string, ResourceRowTemplate[]>;
+}
+
+/** A signature's access at one scope, with the assignments that apply there. */
+interface ScopeEvaluation {
+  ev: Evaluation;
+  key: string;
+  assignments: { a: AzureAssignment; viaGroup: boolean }[];
+  /** Per applicable assignment: the pairs it contributes to (computed on first use). */
+  flags?: Uint8Array[];
+}
+
+interface ResourceRowTemplate {
+  service: string;
+  capability: Capability;
+  conditional: boolean;
+  grantedBy: readonly GrantSource[];
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
@@ -84,7 +107,7 @@ export class AzureAnalysis {
   private readonly roleBits = new Map<string, { sure: Uint32Array; any: Uint32Array }>();
   private readonly denyBits = new Map<AzureDeny, { sure: Uint32Array; any: Uint32Array }>();
   private readonly evaluations = new Map<string, Evaluation>();
-  private readonly grantPairs = new Map<string, Uint8Array>();
+  private readonly grantPairs = new Map<Evaluation, Map<number, Uint8Array>>();
   private readonly ancestorSets = new Map<string, Set<string>>();
   private readonly sources = new Map<string, GrantSource>();
   private readonly signatures: Signature[] = [];
@@ -98,7 +121,11 @@ export class AzureAnalysis {
    * `elevateAccess/action`; cancelling a PIM request does not make an admin.
    */
   private readonly adminOps: number[];
+  /** Microsoft.Authorization as the catalogue spells it. */
+  private readonly authorization: string | undefined;
   private layers = 0;
+  /** Keep each signature's scope evaluations after its rows (accessOf's bit path, tests). */
+  keepEvaluations = false;
 
   constructor(
     private readonly model: AzureModel,
@@ -106,6 +133,8 @@ export class AzureAnalysis {
   ) {
     this.words = index.words;
     this.issues = [...model.issues];
+    const auth = index.providerIndexOf(AUTHORIZATION);
+    this.authorization = auth === undefined ? undefined : index.providers[auth];
     this.adminOps = index.operations.flatMap((op, i) =>
       op.provider.toLowerCase() === AUTHORIZATION &&
       !op.isDataAction &&
@@ -136,7 +165,11 @@ export class AzureAnalysis {
       const key = `${assignments.map((x) => `${x.a.index}${x.viaGroup ? "g" : "d"}`).join(",")}|${denies.map((d) => d.index).join(",")}`;
       let s = this.signatureOf.get(key);
       if (!s) {
-        s = { key, assignments, denies, members: [] };
+        const sub = `${model.subscriptionScope}/`;
+        const below = new Set<string>();
+        for (const { a } of assignments) if (a.scopeKey.startsWith(sub)) below.add(a.scopeKey);
+        for (const d of denies) if (d.scopeKey.startsWith(sub)) below.add(d.scopeKey);
+        s = { key, assignments, denies, members: [], below, evals: new Map() };
         this.signatureOf.set(key, s);
         this.signatures.push(s);
         for (const { a } of assignments)
@@ -246,10 +279,9 @@ export class AzureAnalysis {
   }
 
   /** The access of a signature at a scope: the union of its assignments at and above, less what applicable denies remove. */
-  private evaluate(
-    s: Signature,
-    scope: string,
-  ): { ev: Evaluation; key: string; assignments: { a: AzureAssignment; viaGroup: boolean }[] } {
+  private evaluate(s: Signature, scope: string, keep = true): ScopeEvaluation {
+    const cached = s.evals.get(scope);
+    if (cached) return cached;
     const { assignments, denies } = this.applicable(s, scope);
     const key = this.evaluationKey(assignments, denies);
     let ev = this.evaluations.get(key);
@@ -284,7 +316,9 @@ export class AzureAnalysis {
       ev = { sure, any, levels, held: Int32Array.from(held) };
       this.evaluations.set(key, ev);
     }
-    return { ev, key, assignments };
+    const result: ScopeEvaluation = { ev, key, assignments };
+    if (keep) s.evals.set(scope, result);
+    return result;
   }
 
   private levelsOf(sure: Uint32Array, any: Uint32Array): Uint8Array {
@@ -304,15 +338,20 @@ export class AzureAnalysis {
   }
 
   /** The pairs to which one assignment contributes under an evaluation. */
-  private pairsGrantedBy(a: AzureAssignment, evKey: string, ev: Evaluation): Uint8Array {
-    const key = `${a.role.index}${a.condition ? "c" : ""}#${evKey}`;
-    let flags = this.grantPairs.get(key);
+  private pairsGrantedBy(a: AzureAssignment, ev: Evaluation): Uint8Array {
+    let byRole = this.grantPairs.get(ev);
+    if (!byRole) {
+      byRole = new Map();
+      this.grantPairs.set(ev, byRole);
+    }
+    const key = a.condition ? -1 - a.role.index : a.role.index;
+    let flags = byRole.get(key);
     if (!flags) {
       const bits = this.assignmentBits(a).any;
       const both = new Uint32Array(this.words);
       for (let w = 0; w < this.words; w++) both[w] = (bits[w] as number) & (ev.any[w] as number);
       flags = this.levelsOf(both, both);
-      this.grantPairs.set(key, flags);
+      byRole.set(key, flags);
     }
     return flags;
   }
@@ -332,15 +371,12 @@ export class AzureAnalysis {
     return source;
   }
 
-  private grantedBy(
-    assignments: readonly { a: AzureAssignment; viaGroup: boolean }[],
-    evKey: string,
-    ev: Evaluation,
-    pair: number,
-  ): GrantSource[] {
+  private grantedBy(e: ScopeEvaluation, pair: number): GrantSource[] {
+    e.flags ??= e.assignments.map(({ a }) => this.pairsGrantedBy(a, e.ev));
     const out: GrantSource[] = [];
-    for (const { a, viaGroup } of assignments)
-      if (this.pairsGrantedBy(a, evKey, ev)[pair]) out.push(this.sourceOf(a, viaGroup));
+    e.assignments.forEach(({ a, viaGroup }, j) => {
+      if (e.flags?.[j]?.[pair]) out.push(this.sourceOf(a, viaGroup));
+    });
     return out;
   }
 
@@ -376,11 +412,10 @@ export class AzureAnalysis {
       [];
     if (s.assignments.length === 0) return rows;
     const scopes = this.scopesOf(s);
-    const evals = scopes.map((scope) => ({
-      scope,
-      ...this.evaluate(s, scope),
-      filter: this.providerFilter(scope),
-    }));
+    const evals = scopes.map((scope) => {
+      const e = this.evaluate(s, scope);
+      return { scope, e, ev: e.ev, filter: this.providerFilter(scope) };
+    });
     const sub = this.model.subscriptionScope;
     for (const [t, here] of evals.entries()) {
       const above = evals.filter((e, u) => u < t && here.scope.startsWith(`${e.scope}/`));
@@ -404,11 +439,27 @@ export class AzureAnalysis {
           resourceArn: here.scope === sub ? "" : this.displayScope(here.scope),
           conditional: level === 1,
           exceptResources: except.length === 0 ? EMPTY : except.map((x) => this.displayScope(x)),
-          grantedBy: this.grantedBy(here.assignments, here.key, here.ev, k),
+          grantedBy: this.grantedBy(here.e, k),
         });
       }
     }
     return rows;
+  }
+
+  /** The IAM-admin operations held in an evaluation, and whether any is held unconditionally. */
+  private adminHeld(e: ScopeEvaluation): { held: number[]; sure: boolean } {
+    const bit = (bits: Uint32Array, i: number) =>
+      (((bits[i >>> 5] as number) >>> (i & 31)) & 1) === 1;
+    const held = this.adminOps.filter((i) => bit(e.ev.any, i));
+    return { held, sure: held.some((i) => bit(e.ev.sure, i)) };
+  }
+
+  private adminGrantedBy(e: ScopeEvaluation, held: readonly number[]): GrantSource[] {
+    const bit = (bits: Uint32Array, i: number) =>
+      (((bits[i >>> 5] as number) >>> (i & 31)) & 1) === 1;
+    return e.assignments
+      .filter(({ a }) => held.some((i) => bit(this.assignmentBits(a).any, i)))
+      .map(({ a, viaGroup }) => this.sourceOf(a, viaGroup));
   }
 
   private principalRow(p: AzurePrincipal, s: Signature | undefined): PrincipalRow {
@@ -422,17 +473,13 @@ export class AzureAnalysis {
       tags: {},
     };
     if (!s || s.assignments.length === 0) return row;
-    const { ev, assignments } = this.evaluate(s, this.model.subscriptionScope);
-    const bit = (bits: Uint32Array, i: number) =>
-      (((bits[i >>> 5] as number) >>> (i & 31)) & 1) === 1;
-    const held = this.adminOps.filter((i) => bit(ev.any, i));
+    const e = this.evaluate(s, this.model.subscriptionScope);
+    const { held, sure } = this.adminHeld(e);
     if (held.length === 0) return row;
     return {
       ...row,
-      iamAdmin: held.some((i) => bit(ev.sure, i)) ? "yes" : "conditional",
-      iamAdminGrantedBy: assignments
-        .filter(({ a }) => held.some((i) => bit(this.assignmentBits(a).any, i)))
-        .map(({ a, viaGroup }) => this.sourceOf(a, viaGroup)),
+      iamAdmin: sure ? "yes" : "conditional",
+      iamAdminGrantedBy: this.adminGrantedBy(e, held),
       iamAdminActions: held.map((i) => (this.index.operations[i] as AzureOperationInfo).operation),
     };
   }
@@ -464,34 +511,107 @@ export class AzureAnalysis {
     });
   }
 
+  /** Resource rows of one evaluation: the provider's capabilities, and IAM admin over the scope. */
+  private templates(e: ScopeEvaluation, provider: number | undefined): ResourceRowTemplate[] {
+    const out: ResourceRowTemplate[] = [];
+    for (const k of e.ev.held) {
+      const pair = this.index.pairs[k] as CapabilityPair;
+      if (pair.providerIndex !== provider) continue;
+      out.push({
+        service: pair.provider,
+        capability: pair.capability,
+        conditional: e.ev.levels[k] === 1,
+        grantedBy: this.grantedBy(e, k),
+      });
+    }
+    const { held, sure } = this.adminHeld(e);
+    if (held.length > 0 && this.authorization)
+      out.push({
+        service: this.authorization,
+        capability: "administer-resource",
+        conditional: !sure,
+        grantedBy: this.adminGrantedBy(e, held),
+      });
+    return out;
+  }
+
+  /**
+   * Who holds what on each resource row's scope: every principal whose assignments reach it
+   * (inherited ones too), for the scope's own provider (Microsoft.Resources for a subscription
+   * or resource group), plus `administer-resource` on Microsoft.Authorization for those who can
+   * change access there (the IAM-admin operations).
+   */
   private *resourceSummaries(resources: readonly ResourceRow[]): Generator<ResourceAccessSummary> {
+    const sub = this.model.subscriptionScope;
+    const fromAbove = new Set<Signature>();
+    for (const above of this.ancestors(sub))
+      for (const a of this.assignmentsAt.get(above) ?? [])
+        for (const s of this.signaturesOfAssignment.get(a) ?? []) fromAbove.add(s);
+    const inheritedByProvider = new Map<string, { s: Signature; rows: ResourceRowTemplate[] }[]>();
+    // Below the subscription: the signatures with an assignment at a scope, and those with a deny.
+    const assignedAt = new Map<string, Set<Signature>>();
+    const deniedAt = new Map<string, Set<Signature>>();
+    const add = (index: Map<string, Set<Signature>>, scope: string, s: Signature) => {
+      const set = index.get(scope) ?? new Set<Signature>();
+      set.add(s);
+      index.set(scope, set);
+    };
+    for (const s of this.signatures) {
+      for (const { a } of s.assignments)
+        if (s.below.has(a.scopeKey)) add(assignedAt, a.scopeKey, s);
+      for (const d of s.denies) if (s.below.has(d.scopeKey)) add(deniedAt, d.scopeKey, s);
+    }
     for (const r of resources) {
       const scope = normalizeScope(r.resourceArn);
-      const reaching = new Set<Signature>();
-      for (const above of this.ancestors(scope))
-        for (const a of this.assignmentsAt.get(above) ?? [])
-          for (const s of this.signaturesOfAssignment.get(a) ?? []) reaching.add(s);
-      const filter = this.providerFilter(scope);
-      for (const s of reaching) {
-        const { ev, key, assignments } = this.evaluate(s, scope);
-        for (const k of ev.held) {
-          if (filter && !filter(k)) continue;
-          const pair = this.index.pairs[k] as { provider: string; capability: Capability };
-          const conditional = ev.levels[k] === 1;
-          const grantedBy = this.grantedBy(assignments, key, ev, k);
+      const ancestors = this.ancestors(scope);
+      // Signatures with an assignment or deny between the subscription and this scope.
+      // A deny there matters only to those the subscription's access reaches already.
+      const local = new Set<Signature>();
+      for (const above of ancestors) {
+        for (const s of assignedAt.get(above) ?? []) local.add(s);
+        for (const s of deniedAt.get(above) ?? []) if (fromAbove.has(s)) local.add(s);
+      }
+      const provider =
+        r.resourceType === "AzureResource"
+          ? r.service.toLowerCase()
+          : RESOURCES_SERVICE.toLowerCase();
+      const filter = this.index.providerIndexOf(provider);
+      // The signatures that inherit the subscription's access unchanged share their rows per provider.
+      let inherited = inheritedByProvider.get(provider);
+      if (!inherited) {
+        inherited = [];
+        for (const s of fromAbove) {
+          const rows = this.templates(this.evaluate(s, sub), filter);
+          if (rows.length > 0) inherited.push({ s, rows });
+        }
+        inheritedByProvider.set(provider, inherited);
+      }
+      const entries = inherited.filter(({ s }) => !local.has(s));
+      for (const s of local) {
+        const e = this.evaluate(s, scope, false);
+        const key = `${e.assignments.map(({ a }) => a.index).join(",")}|${e.key}|${provider}`;
+        s.templates ??= new Map();
+        let rows = s.templates.get(key);
+        if (!rows) {
+          rows = this.templates(e, filter);
+          s.templates.set(key, rows);
+        }
+        if (rows.length > 0) entries.push({ s, rows });
+      }
+      for (const { s, rows } of entries) {
+        for (const t of rows)
           for (const m of s.members)
             yield {
               resourceArn: r.resourceArn,
               resourceType: r.resourceType,
-              service: pair.provider,
-              capability: pair.capability,
+              service: t.service,
+              capability: t.capability,
               principal: m.id,
               principalType: m.type,
               inAccount: true,
-              conditional,
-              grantedBy,
+              conditional: t.conditional,
+              grantedBy: t.grantedBy,
             };
-        }
       }
     }
   }
@@ -502,7 +622,19 @@ export class AzureAnalysis {
       const rows = this.signatureRows(s);
       for (const m of s.members)
         for (const row of rows)
-          yield { principalArn: m.id, principalName: m.name, principalType: m.type, ...row };
+          yield {
+            principalArn: m.id,
+            principalName: m.name,
+            principalType: m.type,
+            service: row.service,
+            capability: row.capability,
+            resourceArn: row.resourceArn,
+            conditional: row.conditional,
+            exceptResources: row.exceptResources,
+            grantedBy: row.grantedBy,
+          };
+      // The per-scope evaluations of this signature are not needed again for these rows.
+      if (!this.keepEvaluations) s.evals.clear();
     }
   }
 
