@@ -109,7 +109,9 @@ export class AzureAnalysis {
   private readonly evaluations = new Map<string, Evaluation>();
   private readonly grantPairs = new Map<Evaluation, Map<number, Uint8Array>>();
   private readonly ancestorSets = new Map<string, Set<string>>();
-  private readonly sources = new Map<string, GrantSource>();
+  /** One frozen GrantSource per assignment, received directly or through a group. */
+  private readonly directSources: GrantSource[] = [];
+  private readonly groupSources: GrantSource[] = [];
   private readonly signatures: Signature[] = [];
   private readonly signatureOf = new Map<string, Signature>();
   private readonly assignmentsAt = new Map<string, AzureAssignment[]>();
@@ -357,8 +359,8 @@ export class AzureAnalysis {
   }
 
   private sourceOf(a: AzureAssignment, viaGroup: boolean): GrantSource {
-    const key = `${a.index}${viaGroup ? "g" : ""}`;
-    let source = this.sources.get(key);
+    const cache = viaGroup ? this.groupSources : this.directSources;
+    let source = cache[a.index];
     if (!source) {
       source = Object.freeze({
         policyType: "role-assignment",
@@ -366,7 +368,7 @@ export class AzureAnalysis {
         policyName: a.role.roleName,
         ...(viaGroup ? { group: this.model.principals.get(a.principal)?.id ?? a.principal } : {}),
       }) as GrantSource;
-      this.sources.set(key, source);
+      cache[a.index] = source;
     }
     return source;
   }
@@ -566,10 +568,11 @@ export class AzureAnalysis {
       const ancestors = this.ancestors(scope);
       // Signatures with an assignment or deny between the subscription and this scope.
       // A deny there matters only to those the subscription's access reaches already.
-      const local = new Set<Signature>();
+      const assigned = new Set<Signature>();
+      const denied = new Set<Signature>();
       for (const above of ancestors) {
-        for (const s of assignedAt.get(above) ?? []) local.add(s);
-        for (const s of deniedAt.get(above) ?? []) if (fromAbove.has(s)) local.add(s);
+        for (const s of assignedAt.get(above) ?? []) assigned.add(s);
+        for (const s of deniedAt.get(above) ?? []) if (fromAbove.has(s)) denied.add(s);
       }
       const provider =
         r.resourceType === "AzureResource"
@@ -586,21 +589,48 @@ export class AzureAnalysis {
         }
         inheritedByProvider.set(provider, inherited);
       }
-      const entries = inherited.filter(({ s }) => !local.has(s));
-      for (const s of local) {
-        const e = this.evaluate(s, scope, false);
-        const key = `${e.assignments.map(({ a }) => a.index).join(",")}|${e.key}|${provider}`;
+      const rowsAt = (s: Signature): ResourceRowTemplate[] => {
         s.templates ??= new Map();
-        let rows = s.templates.get(key);
+        // Only denies differ from the subscription: rows shared by the denies that apply here.
+        const key = assigned.has(s)
+          ? undefined
+          : `deny:${s.denies
+              .filter((d) => d.scopeKey === scope || (!d.ownScopeOnly && ancestors.has(d.scopeKey)))
+              .map((d) => d.index)
+              .join(",")}|${provider}`;
+        let rows = key === undefined ? undefined : s.templates.get(key);
         if (!rows) {
-          rows = this.templates(e, filter);
-          s.templates.set(key, rows);
+          const e = this.evaluate(s, scope, false);
+          const full = `${e.assignments.map(({ a }) => a.index).join(",")}|${e.key}|${provider}`;
+          rows = s.templates.get(full);
+          if (!rows) {
+            rows = this.templates(e, filter);
+            s.templates.set(full, rows);
+          }
+          if (key !== undefined) s.templates.set(key, rows);
         }
-        if (rows.length > 0) entries.push({ s, rows });
+        return rows;
+      };
+      const holders: Signature[] = [];
+      const rowsOf: ResourceRowTemplate[][] = [];
+      for (const { s, rows } of inherited)
+        if (!assigned.has(s) && !denied.has(s)) {
+          holders.push(s);
+          rowsOf.push(rows);
+        }
+      for (const s of denied)
+        if (!assigned.has(s)) {
+          holders.push(s);
+          rowsOf.push(rowsAt(s));
+        }
+      for (const s of assigned) {
+        holders.push(s);
+        rowsOf.push(rowsAt(s));
       }
-      for (const { s, rows } of entries) {
-        for (const t of rows)
-          for (const m of s.members)
+      for (let j = 0; j < holders.length; j++) {
+        const members = (holders[j] as Signature).members;
+        for (const t of rowsOf[j] as ResourceRowTemplate[])
+          for (const m of members)
             yield {
               resourceArn: r.resourceArn,
               resourceType: r.resourceType,

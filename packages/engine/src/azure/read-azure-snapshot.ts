@@ -272,7 +272,6 @@ export function readAzureSnapshot(input: unknown): AzureModel {
 
   // Principals: the directory first (its types are exact), then the assignments.
   const principals = new Map<string, AzurePrincipal & { groups: string[] }>();
-  const names = new Map<string, string>();
   const addPrincipal = (
     id: string,
     type: PrincipalType | undefined,
