@@ -48,6 +48,8 @@ interface Evaluation {
   levels: Uint8Array;
   /** The pairs with a level above 0, ascending. */
   held: Int32Array;
+  /** Some deny assignment applies: an assignment's operations may be cut. */
+  denied: boolean;
 }
 
 /** Principals that receive exactly the same assignments and deny assignments, evaluated once. */
@@ -315,7 +317,7 @@ export class AzureAnalysis {
       const levels = this.levelsOf(sure, any);
       const held: number[] = [];
       for (let k = 0; k < levels.length; k++) if (levels[k]) held.push(k);
-      ev = { sure, any, levels, held: Int32Array.from(held) };
+      ev = { sure, any, levels, held: Int32Array.from(held), denied: denies.length > 0 };
       this.evaluations.set(key, ev);
     }
     const result: ScopeEvaluation = { ev, key, assignments };
@@ -341,6 +343,8 @@ export class AzureAnalysis {
 
   /** The pairs to which one assignment contributes under an evaluation. */
   private pairsGrantedBy(a: AzureAssignment, ev: Evaluation): Uint8Array {
+    // Without a deny, everything the assignment grants is in the evaluation.
+    if (!ev.denied) return this.pairsOfAssignment(a);
     let byRole = this.grantPairs.get(ev);
     if (!byRole) {
       byRole = new Map();
@@ -354,6 +358,18 @@ export class AzureAnalysis {
       for (let w = 0; w < this.words; w++) both[w] = (bits[w] as number) & (ev.any[w] as number);
       flags = this.levelsOf(both, both);
       byRole.set(key, flags);
+    }
+    return flags;
+  }
+
+  private readonly rolePairs = new Map<string, Uint8Array>();
+  private pairsOfAssignment(a: AzureAssignment): Uint8Array {
+    const key = `${a.role.index}${a.condition ? "c" : ""}`;
+    let flags = this.rolePairs.get(key);
+    if (!flags) {
+      const bits = this.assignmentBits(a).any;
+      flags = this.levelsOf(bits, bits);
+      this.rolePairs.set(key, flags);
     }
     return flags;
   }
