@@ -1,12 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { analyzeAzureSubscription } from "@sightline/engine";
+import { analyzeAzureSubscription, azureResourceMetadata } from "@sightline/engine";
 import {
   createReportContext,
   principalAccessReportRows,
   principalReportRows,
   type ReportFormat,
-  type ResourceMetadata,
   resourceAccessReportRows,
   resourceReportRows,
   type WrittenReport,
@@ -40,21 +39,7 @@ export async function runAnalyzeAzure(
   command.progress(
     `analysed ${analysis.stats.principals} principals in ${analysis.stats.policySets} assignment sets after ${elapsed()}`,
   );
-  const resourceMetadata = new Map<string, ResourceMetadata>();
-  for (const r of [...(snapshot.resourceGroups ?? []), ...(snapshot.resources ?? [])])
-    resourceMetadata.set(r.id, {
-      ...(r.name ? { name: r.name } : {}),
-      ...(r.tags ? { tags: r.tags } : {}),
-    });
-  const known = new Map([...resourceMetadata.keys()].map((id) => [id.toLowerCase(), id]));
-  // The rows name a scope as its role assignment spelled it: look metadata up without case.
-  for (const row of analysis.resources) {
-    const id = known.get(row.resourceArn.toLowerCase());
-    const metadata = id === undefined ? undefined : resourceMetadata.get(id);
-    // Without a listing, a scope's name is its last segment (a subscription's, its ID).
-    const name = row.resourceArn.slice(row.resourceArn.lastIndexOf("/") + 1);
-    resourceMetadata.set(row.resourceArn, { name, ...metadata });
-  }
+  const resourceMetadata = azureResourceMetadata(snapshot, analysis.resources);
   const context = createReportContext({
     analysisTime,
     principals: analysis.principals,

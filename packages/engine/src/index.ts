@@ -47,6 +47,7 @@ export {
 export {
   type AzureAnalyzeOptions,
   analyzeAzureSubscription,
+  azureResourceMetadata,
 } from "./azure/analyze-azure.ts";
 export type {
   AzureDenyAssignmentInput,

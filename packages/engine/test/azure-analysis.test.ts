@@ -4,7 +4,12 @@ import { Random } from "../bench/random.ts";
 import { AzureAnalysis } from "../src/azure/analyze-azure.ts";
 import { sharedAzureOperationIndex } from "../src/azure/azure-operations.ts";
 import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
-import { type AzureSnapshot, AzureSnapshotError, analyzeAzureSubscription } from "../src/index.ts";
+import {
+  type AzureSnapshot,
+  AzureSnapshotError,
+  analyzeAzureSubscription,
+  azureResourceMetadata,
+} from "../src/index.ts";
 
 const SUB = "11111111-1111-1111-1111-111111111111";
 const minimal = (): AzureSnapshot => ({
@@ -82,6 +87,54 @@ describe("analyzeAzureSubscription input", () => {
         allowsAnyPrincipal: false,
       },
     ]);
+  });
+
+  it("names the rows' scopes from the resource lists, whatever the case, else by their last segment", () => {
+    const rg = `/subscriptions/${SUB}/resourceGroups/RG-Data`;
+    const snapshot = minimal();
+    const analysis = analyzeAzureSubscription({
+      ...snapshot,
+      roleAssignments: [
+        ...snapshot.roleAssignments,
+        {
+          ...(snapshot.roleAssignments[0] as AzureSnapshot["roleAssignments"][number]),
+          id: "x/2",
+          scope: rg,
+        },
+        {
+          ...(snapshot.roleAssignments[0] as AzureSnapshot["roleAssignments"][number]),
+          id: "x/3",
+          scope: `${rg}/providers/Microsoft.Web/sites/app1`,
+        },
+      ],
+      resourceGroups: [
+        {
+          id: rg.toLowerCase(),
+          name: "rg-data",
+          type: "Microsoft.Resources/resourceGroups",
+          tags: { owner: "data" },
+        },
+      ],
+    });
+    const metadata = azureResourceMetadata(
+      {
+        resourceGroups: [
+          { id: rg.toLowerCase(), name: "rg-data", type: "x", tags: { owner: "data" } },
+        ],
+      },
+      analysis.resources,
+    );
+    expect(Object.fromEntries(metadata)).toEqual({
+      [`/subscriptions/${SUB}`]: { name: SUB },
+      [rg]: { name: "rg-data", tags: { owner: "data" } },
+      [`${rg}/providers/Microsoft.Web/sites/app1`]: { name: "app1" },
+    });
+    expect(analysis.resources.map((r) => r.resourceType)).toEqual([
+      "AzureSubscription",
+      "AzureResourceGroup",
+      "AzureResource",
+    ]);
+    expect(analysis.resources[2]?.service).toBe("Microsoft.Web");
   });
 
   it("names the field and the rule of malformed input", () => {

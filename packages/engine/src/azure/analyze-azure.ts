@@ -783,3 +783,29 @@ function denyApplies(d: AzureDeny, ids: readonly string[]): boolean {
   if (ids.some((id) => d.excluded.has(id))) return false;
   return d.everyone || ids.some((id) => d.principals.has(id));
 }
+
+/**
+ * Names and tags of the analysis's resource rows, for the reports: from the snapshot's resource
+ * group and resource lists (IDs compared without case), else the scope's last segment (a
+ * subscription's ID). Keyed by the rows' `resourceArn`.
+ */
+export function azureResourceMetadata(
+  snapshot: Pick<AzureSnapshot, "resourceGroups" | "resources">,
+  rows: readonly ResourceRow[],
+): Map<string, { name: string; tags?: Readonly<Record<string, string>> }> {
+  const listed = new Map<string, { name?: string; tags?: Readonly<Record<string, string>> }>();
+  for (const r of [...(snapshot.resourceGroups ?? []), ...(snapshot.resources ?? [])])
+    listed.set(normalizeScope(r.id), {
+      ...(r.name ? { name: r.name } : {}),
+      ...(r.tags ? { tags: r.tags } : {}),
+    });
+  const out = new Map<string, { name: string; tags?: Readonly<Record<string, string>> }>();
+  for (const row of rows) {
+    const found = listed.get(normalizeScope(row.resourceArn));
+    out.set(row.resourceArn, {
+      name: found?.name ?? row.resourceArn.slice(row.resourceArn.lastIndexOf("/") + 1),
+      ...(found?.tags ? { tags: found.tags } : {}),
+    });
+  }
+  return out;
+}
