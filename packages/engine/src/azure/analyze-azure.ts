@@ -128,8 +128,6 @@ export class AzureAnalysis {
   /** Microsoft.Authorization as the catalogue spells it. */
   private readonly authorization: string | undefined;
   private layers = 0;
-  /** Keep each signature's scope evaluations after its rows (accessOf's bit path, tests). */
-  keepEvaluations = false;
 
   constructor(
     private readonly model: AzureModel,
@@ -149,8 +147,8 @@ export class AzureAnalysis {
     );
     const byPrincipal = new Map<string, AzureAssignment[]>();
     for (const a of model.assignments) {
-      byPrincipal.set(a.principal, [...(byPrincipal.get(a.principal) ?? []), a]);
-      this.assignmentsAt.set(a.scopeKey, [...(this.assignmentsAt.get(a.scopeKey) ?? []), a]);
+      pushTo(byPrincipal, a.principal, a);
+      pushTo(this.assignmentsAt, a.scopeKey, a);
     }
     const checked = new Set<AzureRole>();
     for (const a of model.assignments) {
@@ -176,8 +174,7 @@ export class AzureAnalysis {
         s = { key, assignments, denies, members: [], below, evals: new Map() };
         this.signatureOf.set(key, s);
         this.signatures.push(s);
-        for (const { a } of assignments)
-          this.signaturesOfAssignment.set(a, [...(this.signaturesOfAssignment.get(a) ?? []), s]);
+        for (const { a } of assignments) pushTo(this.signaturesOfAssignment, a, s);
       }
       s.members.push(p);
     }
@@ -680,7 +677,7 @@ export class AzureAnalysis {
             grantedBy: row.grantedBy,
           };
       // The per-scope evaluations of this signature are not needed again for these rows.
-      if (!this.keepEvaluations) s.evals.clear();
+      s.evals.clear();
     }
   }
 
@@ -808,4 +805,10 @@ export function azureResourceMetadata(
     });
   }
   return out;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
