@@ -42,11 +42,66 @@ function parseContext(pairs: readonly string[]): Record<string, string | string[
   return context;
 }
 
+/** An Azure subscription: one snapshot file, or the `az` / Graph exports one by one. */
+const AZURE_FILE_OPTIONS = {
+  "azure-snapshot": { type: "string" },
+  "azure-role-definitions": { type: "string" },
+  "azure-role-assignments": { type: "string" },
+  "azure-deny-assignments": { type: "string" },
+  "azure-groups": { type: "string" },
+  "azure-principals": { type: "string" },
+  "azure-resource-groups": { type: "string" },
+  "azure-resources": { type: "string" },
+  subscription: { type: "string" },
+  "management-groups": { type: "string", multiple: true },
+} satisfies OptionTable;
+
 const ANALYZE_OPTIONS = {
   ...SNAPSHOT_FILE_OPTIONS,
+  ...AZURE_FILE_OPTIONS,
   format: { type: "string", multiple: true, default: ["csv"] },
   out: { type: "string" },
 } satisfies OptionTable;
+
+type AzureValues = { [K in keyof typeof AZURE_FILE_OPTIONS]?: string | string[] | undefined };
+
+/** The Azure files named on the command line, or undefined when none is (an AWS analysis). */
+function azureFilesOf(values: AzureValues & { "authorization-details"?: string[] | undefined }) {
+  const given = (Object.keys(AZURE_FILE_OPTIONS) as (keyof typeof AZURE_FILE_OPTIONS)[]).filter(
+    (k) => values[k] !== undefined,
+  );
+  if (given.length === 0) return undefined;
+  if (values["authorization-details"])
+    fail(
+      "--authorization-details (AWS) and --azure-* (Azure) cannot be combined: analyse one cloud at a time",
+    );
+  const text = (k: keyof typeof AZURE_FILE_OPTIONS) => values[k] as string | undefined;
+  const exports = given.filter((k) => k.startsWith("azure-") && k !== "azure-snapshot");
+  if (text("azure-snapshot") && exports.length > 0)
+    fail(`--azure-snapshot holds the whole subscription: leave out --${exports[0]}`);
+  if (!text("azure-snapshot")) {
+    for (const k of ["azure-role-definitions", "azure-role-assignments", "subscription"] as const)
+      if (!text(k))
+        fail(`--${k} is required for an Azure subscription (or give one --azure-snapshot file)`);
+  }
+  const managementGroups = (values["management-groups"] as string[] | undefined)
+    ?.flatMap((v) => v.split(","))
+    .filter((v) => v !== "");
+  const optional = (key: string, k: keyof typeof AZURE_FILE_OPTIONS) =>
+    text(k) ? { [key]: text(k) } : {};
+  return {
+    ...optional("snapshot", "azure-snapshot"),
+    ...optional("subscriptionId", "subscription"),
+    ...optional("roleDefinitions", "azure-role-definitions"),
+    ...optional("roleAssignments", "azure-role-assignments"),
+    ...optional("denyAssignments", "azure-deny-assignments"),
+    ...optional("groups", "azure-groups"),
+    ...optional("principals", "azure-principals"),
+    ...optional("resourceGroups", "azure-resource-groups"),
+    ...optional("resources", "azure-resources"),
+    ...(managementGroups ? { managementGroups } : {}),
+  };
+}
 
 const AUTHORIZE_OPTIONS = {
   ...SNAPSHOT_FILE_OPTIONS,
@@ -60,9 +115,21 @@ const AUTHORIZE_OPTIONS = {
 
 async function analyze(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: ANALYZE_OPTIONS, strict: true });
-  const files = snapshotFilesOf(values);
+  const azure = azureFilesOf(values);
   const formats = parseFormats(values.format);
   const out = values.out ?? fail("--out is required");
+  if (azure) {
+    const { runAnalyzeAzure } = await import("./analyze-azure-command.ts");
+    const counts = await runAnalyzeAzure({
+      ...azure,
+      formats,
+      out,
+      progress: (m) => process.stderr.write(`${m}\n`),
+    });
+    process.stdout.write(`${JSON.stringify({ out, ...counts })}\n`);
+    return 0;
+  }
+  const files = snapshotFilesOf(values);
   const { runAnalyze } = await import("./analyze-command.ts");
   const counts = await runAnalyze({
     ...files,

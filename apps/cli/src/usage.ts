@@ -5,6 +5,12 @@ export const USAGE = `usage:
   sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
                     [--resource-policies dir] [--buckets list.json ...] [--organization org.json]
                     [--format csv|jsonl|parquet ...] --out dir
+  sightline analyze --azure-role-definitions roles.json --azure-role-assignments assignments.json
+                    --subscription <subscription id> [--azure-deny-assignments deny.json]
+                    [--azure-groups groups.json] [--azure-principals principals.json]
+                    [--azure-resource-groups groups.json] [--azure-resources resources.json]
+                    [--management-groups root,...,parent] [--format csv|jsonl|parquet ...] --out dir
+  sightline analyze --azure-snapshot subscription.json [--format csv|jsonl|parquet ...] --out dir
   sightline authorize --authorization-details gaad.json [--resource-policies dir]
                     [--buckets list.json ...] [--organization org.json]
                     --principal ARN --action service:Action --resource ARN
@@ -28,6 +34,20 @@ export const USAGE = `usage:
   --format             report formats, repeated or comma-separated (default csv); the reports are
                        principals, resources, principal-access-summaries, resource-access-summaries,
                        and resource-access-paths (JSON Lines, and Parquet when asked)
+  Azure                an Azure subscription from the files az and Microsoft Graph export (each a JSON
+                       list, or an ARM/Graph page { "value": [...] }):
+  --azure-role-definitions   az role definition list (built-in and custom roles)
+  --azure-role-assignments   az role assignment list --all --include-inherited
+  --azure-deny-assignments   az rest --url <subscription>/providers/Microsoft.Authorization/
+                             denyAssignments?api-version=2022-04-01
+  --azure-groups       groups with their members: [{ "id", "displayName", "members": [...] }]
+                       (Graph /groups/{id}/transitiveMembers); nested groups are closed
+  --azure-principals   users and service principals (Graph /users, /servicePrincipals): names
+                       and types (servicePrincipalType ManagedIdentity = managed identity)
+  --azure-resource-groups, --azure-resources   az group list, az resource list: names and tags
+  --management-groups  the management groups above the subscription, root first (repeated or
+                       comma-separated); without it every management-group assignment given applies
+  --azure-snapshot     one file holding the whole AzureSnapshot (what the collector stores)
   --context            request context, e.g. aws:SourceIp=10.0.0.1 (repeat a key for several values)
 
   paths                who can reach each resource, directly or by assuming roles across the accounts

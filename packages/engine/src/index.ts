@@ -44,6 +44,11 @@ export {
   formatConditionAtom,
   formatFormula,
 } from "./authorize/format-authorization.ts";
+export {
+  type AzureAnalyzeOptions,
+  analyzeAzureSubscription,
+  azureResourceMetadata,
+} from "./azure/analyze-azure.ts";
 export type {
   AzureDenyAssignmentInput,
   AzureDenyAssignmentProperties,
@@ -56,6 +61,7 @@ export type {
   AzureRoleDefinitionInput,
   AzureSnapshot,
 } from "./azure/azure-snapshot.ts";
+export { AzureSnapshotError } from "./azure/read-azure-snapshot.ts";
 export type {
   AccessEdgeAttributes,
   AccessGraph,

@@ -1,0 +1,67 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { analyzeAzureSubscription, azureResourceMetadata } from "@sightline/engine";
+import {
+  createReportContext,
+  principalAccessReportRows,
+  principalReportRows,
+  type ReportFormat,
+  resourceAccessReportRows,
+  resourceReportRows,
+  type WrittenReport,
+  writeReport,
+} from "@sightline/reports";
+import { type AzureFiles, loadAzureSnapshot } from "./load-azure-snapshot.ts";
+
+export interface AnalyzeAzureCommand extends AzureFiles {
+  formats: readonly ReportFormat[];
+  out: string;
+  analysisTime?: Date;
+  progress: (message: string) => void;
+}
+
+/**
+ * `sightline analyze` on an Azure subscription: the four k9 reports (principals with their
+ * type, the subscription and the scopes holding role assignments, and the access summaries)
+ * and `issues.json`. Azure has no role chains: no resource-access-paths report.
+ */
+export async function runAnalyzeAzure(
+  command: AnalyzeAzureCommand,
+): Promise<Record<string, number>> {
+  const analysisTime = command.analysisTime ?? new Date();
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  const snapshot = await loadAzureSnapshot(command);
+  command.progress(
+    `read ${snapshot.roleAssignments.length} role assignments and ${snapshot.roleDefinitions.length} role definitions; analysing`,
+  );
+  const analysis = analyzeAzureSubscription(snapshot);
+  command.progress(
+    `analysed ${analysis.stats.principals} principals in ${analysis.stats.policySets} assignment sets after ${elapsed()}`,
+  );
+  const resourceMetadata = azureResourceMetadata(snapshot, analysis.resources);
+  const context = createReportContext({
+    analysisTime,
+    principals: analysis.principals,
+    resourceMetadata,
+  });
+  const options = { formats: command.formats, dir: command.out };
+  const counts: Record<string, number> = {};
+  const record = (report: WrittenReport) => {
+    counts[report.type] = report.rows;
+    command.progress(`${report.type}: ${report.rows} rows written after ${elapsed()}`);
+  };
+  record(
+    await writeReport("principals", principalReportRows(analysis.principals, context), options),
+  );
+  record(await writeReport("resources", resourceReportRows(analysis.resources, context), options));
+  const principalAccess = principalAccessReportRows(analysis.principalAccessSummaries(), context);
+  record(await writeReport("principal-access-summaries", principalAccess, options));
+  const resourceAccess = resourceAccessReportRows(analysis.resourceAccessSummaries(), context);
+  record(await writeReport("resource-access-summaries", resourceAccess, options));
+  const issues = analysis.issues;
+  await writeFile(path.join(command.out, "issues.json"), `${JSON.stringify(issues, null, 2)}\n`);
+  counts.issues = issues.length;
+  if (issues.length > 0) command.progress(`${issues.length} input issue(s): see issues.json`);
+  return counts;
+}
