@@ -60,12 +60,19 @@ export function httpFailure(
   );
 }
 
+/** What `@azure/identity` throws when Microsoft Entra ID refuses or cannot give a token. */
+const IDENTITY_ERRORS = new Set([
+  "AuthenticationError",
+  "AuthenticationRequiredError",
+  "CredentialUnavailableError",
+]);
+
 /** A failure before any answer: the token could not be had, or the network failed. */
 export function requestFailure(error: unknown, purpose: ReadPurpose): AppError {
   if (error instanceof AppError) return error;
   const err = error as { name?: string; message?: string; code?: string; statusCode?: number };
   const message = (err.message ?? String(error)).split("\n")[0]?.slice(0, MAX_QUOTED) ?? "";
-  if (err.name === "AuthenticationError" || err.name === "CredentialUnavailableError") {
+  if (IDENTITY_ERRORS.has(err.name ?? "")) {
     const aadsts = /AADSTS\d+/.exec(err.message ?? "")?.[0];
     const hint =
       aadsts === "AADSTS700016"

@@ -45,7 +45,9 @@ interface RoleAssignmentProperties {
 }
 
 /** `az role definition list`'s shape: ARM's `properties` lifted to the top, as `az` does. */
-export function toRoleDefinition(item: ArmItem<RoleDefinitionProperties>): AzureRoleDefinitionInput {
+export function toRoleDefinition(
+  item: ArmItem<RoleDefinitionProperties>,
+): AzureRoleDefinitionInput {
   const p = item.properties ?? {};
   return {
     id: item.id,

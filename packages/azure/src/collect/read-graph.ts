@@ -31,7 +31,9 @@ const COLLECTIONS = {
 export type GraphPrincipalKind = keyof typeof COLLECTIONS;
 
 /** `User`, `Group`, `ServicePrincipal` (managed identities are service principals). */
-export function graphKindOf(principalType: string | null | undefined): GraphPrincipalKind | undefined {
+export function graphKindOf(
+  principalType: string | null | undefined,
+): GraphPrincipalKind | undefined {
   const type = (principalType ?? "").toLowerCase();
   if (type === "user") return "User";
   if (type === "group") return "Group";
