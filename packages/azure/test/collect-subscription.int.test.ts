@@ -1,4 +1,3 @@
-import type { AppError } from "@sightline/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectSubscription } from "../src/collect/collect-subscription.ts";
 import { createAppCredential } from "../src/credentials/app-credential.ts";
@@ -52,15 +51,6 @@ async function collect(
     endpoints: fake.endpoints,
     http,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error("expected a failure");
 }
 
 describe("collectSubscription against the fake (ClientSecretCredential over HTTPS)", () => {

@@ -44,6 +44,7 @@ export {
   formatConditionAtom,
   formatFormula,
 } from "./authorize/format-authorization.ts";
+export { analyzeAzureSubscription } from "./azure/analyze-azure-subscription.ts";
 export type {
   AzureDenyAssignmentInput,
   AzureDenyAssignmentProperties,
