@@ -1,3 +1,5 @@
+/** The credential type the collector takes, so that callers need not import `@azure/*`. */
+export type { TokenCredential as AzureTokenCredential } from "@azure/core-auth";
 export {
   AZURE_CLOUD_ENDPOINTS,
   type AzureCloudName,
@@ -17,7 +19,7 @@ export type {
   CollectedSubscription,
 } from "./collect/collection-types.ts";
 export { ARM_API_VERSIONS } from "./collect/read-arm.ts";
-export { GRAPH_ID_FILTER_SIZE } from "./collect/read-graph.ts";
+export { GRAPH_APPLICATION_PERMISSIONS, GRAPH_ID_FILTER_SIZE } from "./collect/read-graph.ts";
 export {
   type AppCredentialInput,
   type AppSecret,

@@ -7,6 +7,17 @@ import { mapConcurrent } from "./map-concurrent.ts";
 /** Graph's `$filter=id in (…)` takes at most 15 values. */
 export const GRAPH_ID_FILTER_SIZE = 15;
 
+/**
+ * The Microsoft Graph application permissions Sightline's application needs: the least that
+ * reads group membership (transitively) and the principals' names and kinds. The deploy
+ * templates grant exactly these (a test keeps them equal).
+ */
+export const GRAPH_APPLICATION_PERMISSIONS = [
+  "GroupMember.Read.All",
+  "User.Read.All",
+  "Application.Read.All",
+] as const;
+
 /** Per principal type of a role assignment: the Graph collection and the permission it needs. */
 const COLLECTIONS = {
   User: {
