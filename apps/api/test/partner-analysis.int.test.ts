@@ -157,9 +157,7 @@ describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accoun
       }),
     });
     expect(own.status).toBe(400);
-    expect(own.json.issues).toContainEqual(
-      expect.objectContaining({ path: "auditorAuthMethod" }),
-    );
+    expect(own.json.issues).toContainEqual(expect.objectContaining({ path: "auditorAuthMethod" }));
     expect(own.json.message).toContain("own credentials (section 2.5) are AWS-only");
   });
 });
