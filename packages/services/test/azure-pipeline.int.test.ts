@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { type AzureTokenCredential, createAppCredential } from "@sightline/azure";
 import { smallTenant } from "@sightline/azure/testing";
 import { latestSnapshot } from "@sightline/db";
 import { AppError } from "@sightline/domain";
@@ -11,11 +14,45 @@ import { readCollection } from "../src/snapshots/stored-collection.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
-const pipeline = await startPipeline({ azure: true });
-afterAll(() => pipeline.close());
+// A credential vending service for `cvs` subscriptions: it hands out tokens that it gets from
+// the fake Entra ID as the partner's own application (here the same registration).
+const vended: Record<string, unknown>[] = [];
+let issuer: AzureTokenCredential | undefined;
+const vending = createServer(async (req, res) => {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const body = JSON.parse(Buffer.concat(parts).toString("utf8")) as Record<string, unknown>;
+  vended.push({ ...body, authorization: req.headers.authorization });
+  const token = await issuer?.getToken(String(body.scope));
+  res.writeHead(token ? 200 : 503, { "content-type": "application/json" });
+  res.end(
+    JSON.stringify({
+      accessToken: token?.token,
+      expiresOn: new Date(token?.expiresOnTimestamp ?? 0).toISOString(),
+    }),
+  );
+});
+await new Promise<void>((resolve) => vending.listen(0, "127.0.0.1", resolve));
+const vendingUrl = `http://127.0.0.1:${(vending.address() as AddressInfo).port}/tokens`;
+
+const pipeline = await startPipeline({
+  azure: true,
+  credentialVending: { url: vendingUrl, token: "vending-token-0123456789" },
+});
+afterAll(async () => {
+  await pipeline.close();
+  await new Promise((resolve) => vending.close(resolve));
+});
 const { ctx } = pipeline;
 const azure = pipeline.azure;
 if (!azure) throw new Error("the fake Azure did not start");
+issuer = createAppCredential({
+  tenantId: smallTenant.TENANT_ID,
+  clientId: smallTenant.CLIENT_ID,
+  secret: { kind: "secret", clientSecret: smallTenant.CLIENT_SECRET },
+  endpoints: azure.endpoints,
+  http: { trustedCertificates: azure.certificate },
+});
 const inboxFile = (key: string) => path.join(pipeline.settings.analysis.inboxDir, key);
 const SUB = smallTenant.SUBSCRIPTION_ID;
 
@@ -112,6 +149,33 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
     // Through the real clients: tokens from the fake Entra ID, then ARM and Graph.
     const services = new Set(azure.calls.map((c) => c.service));
     expect(services).toEqual(new Set(["token", "arm", "graph"]));
+  });
+
+  it("cvs: collects with tokens from the credential vending service, one per API", async () => {
+    const partner = await pipeline.azurePartner({ auditorAuthMethod: "cvs" });
+    const { executionId } = await triggerAnalysis(ctx, {
+      owner: { kind: "partner", ...partner },
+      accountId: SUB,
+      kind: "ondemand",
+    });
+    const execution = await pipeline.finished(executionId);
+    expect(execution).toMatchObject({ status: "succeeded", failureCode: null });
+    expect(execution.reportKeys.at(-1)).toBe(
+      `customers/${partner.customerId}/reports/azure/${SUB}/${execution.startedAt?.toISOString().slice(0, 4)}/${execution.startedAt?.toISOString().slice(5, 7)}/manifest.${execution.startedAt?.toISOString().slice(0, 16).replace("T", "-").replace(":", "")}.json`,
+    );
+    const asked = vended.filter((v) => v.executionId === executionId);
+    expect(asked.map((v) => v.scope).sort()).toEqual([
+      "https://graph.microsoft.com/.default",
+      "https://management.azure.com/.default",
+    ]);
+    expect(asked[0]).toMatchObject({
+      partnerId: partner.partnerId,
+      partnerCustomerId: partner.partnerCustomerId,
+      customerId: partner.customerId,
+      accountId: SUB,
+      provider: "azure",
+      authorization: "Bearer vending-token-0123456789",
+    });
   });
 
   it("fails ACCESS_DENIED naming the permission when the application lacks Reader", async () => {

@@ -45,7 +45,10 @@ export interface Pipeline {
    * A partner (folder inbox: no DeliverToS3) whose customer monitors the fake Azure's
    * subscription with Sightline's application (`config`).
    */
-  azurePartner(options?: { featureFlags?: FeatureFlags }): Promise<{
+  azurePartner(options?: {
+    featureFlags?: FeatureFlags;
+    auditorAuthMethod?: "config" | "cvs";
+  }): Promise<{
     partnerId: string;
     partnerCustomerId: string;
     customerId: string;
@@ -69,6 +72,8 @@ export async function startPipeline(
     databaseUrl?: string;
     /** Also start the fake Azure and configure Sightline's Azure application for it. */
     azure?: boolean;
+    /** The credential vending service of `cvs` accounts. */
+    credentialVending?: { url: string; token: string };
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
@@ -104,6 +109,7 @@ export async function startPipeline(
       awsClientOptions: { ...fake.clientOptions, maxAttempts: 3 },
       serviceCredentials: fake.serviceCredentials,
       collection: { credentialReportPollMs: options.credentialReportPollMs ?? 5 },
+      ...(options.credentialVending ? { credentialVending: options.credentialVending } : {}),
       ...(azure
         ? {
             azure: {
@@ -157,8 +163,15 @@ export async function startPipeline(
         partnerCustomerId,
         accountId: smallTenant.SUBSCRIPTION_ID,
         provider: "azure",
-        auditorAuthMethod: "config",
-        auditorAuthConfig: { tenantId: smallTenant.TENANT_ID, clientId: smallTenant.CLIENT_ID },
+        ...(partnerOptions.auditorAuthMethod === "cvs"
+          ? { auditorAuthMethod: "cvs" as const }
+          : {
+              auditorAuthMethod: "config" as const,
+              auditorAuthConfig: {
+                tenantId: smallTenant.TENANT_ID,
+                clientId: smallTenant.CLIENT_ID,
+              },
+            }),
       });
       return { partnerId, partnerCustomerId, customerId: ref.customerId };
     },
