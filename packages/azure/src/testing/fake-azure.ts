@@ -1,7 +1,7 @@
 import { createPublicKey, constants as cryptoConstants, randomBytes, verify } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { AZURE_CLOUD_ENDPOINTS, type AzureEndpoints } from "../azure-clouds.ts";
 import type { FakeApp, FakeAzureModel } from "./fake-model.ts";
 import { loopbackCertificate } from "./fake-tls.ts";
@@ -564,6 +564,12 @@ export async function startFakeAzure(
       record(service, req, path, 500);
     }
   });
+  // Every socket, TLS handshakes included, so that closing never waits for a keep-alive.
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   origin = `https://127.0.0.1:${port}`;
@@ -584,8 +590,9 @@ export async function startFakeAzure(
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
       }),
   };
 }
