@@ -60,7 +60,7 @@ export const errors = {
   },
   409: {
     ...error(
-      "The account is already being analysed (the message and `x-execution-id` name the execution), or cannot be analysed yet (an Azure subscription)",
+      "The account is already being analysed (the message and `x-execution-id` name the execution)",
     ),
     headers: {
       ...requestId,
@@ -71,9 +71,7 @@ export const errors = {
     },
   },
   413: error(`Body larger than ${MAX_BODY_BYTES} bytes (1 MiB)`),
-  422: error(
-    "Well-formed, but not something Sightline can do yet (an Azure subscription's analysis)",
-  ),
+  422: error("Well-formed, but not something Sightline can do"),
   415: error("Content-Type is not application/json"),
   429: {
     ...error(

@@ -6,6 +6,7 @@ import {
   jobsOf,
   monitorPartnerAccount,
   ON_DEMAND_ID,
+  ownCredential,
   partnerAccountPath,
   partnerTrigger,
   utcDatesAround,
@@ -123,7 +124,7 @@ describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accoun
     );
   });
 
-  it("answers 422 for an Azure subscription, which cannot be analysed yet", async () => {
+  it("queues an Azure subscription's analysis like an AWS account's (202)", async () => {
     const pc = await h.newPartnerCustomer(await h.newPartner());
     const subscription = "0b1f6471-1bf0-4dda-aec3-111122223333";
     const put = await h.call("PUT", partnerAccountPath(pc, subscription), {
@@ -140,8 +141,23 @@ describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accoun
       key: pc.key,
       body: partnerTrigger(pc, subscription),
     });
-    expect(res.status).toBe(422);
-    expect(res.json.message).toContain("does not analyse Azure subscriptions yet");
-    expect(res.headers.get("x-execution-id")).toBeNull();
+    expect(res.status).toBe(202);
+    const { executionId } = TriggeredPartnerAnalysis.parse(res.json);
+    expect(executionId).toMatch(new RegExp(`^ondemand-${pc.customerId}-${subscription}-`));
+    expect(res.headers.get("location")).toBe(`/executions/${executionId}`);
+    const execution = await h.call("GET", `/executions/${executionId}`, { key: pc.key });
+    expect(execution.json).toMatchObject({ status: "queued", accountId: subscription });
+
+    // Own credentials are AWS-only (section 2.5): 400 naming the field and the rule.
+    const own = await h.call("POST", `${partnerAccountPath(pc, subscription)}/analysis`, {
+      key: pc.key,
+      body: partnerTrigger(pc, subscription, {
+        auditorAuthMethod: "credential",
+        auditorAuthCredential: ownCredential("123456789012"),
+      }),
+    });
+    expect(own.status).toBe(400);
+    expect(own.json.issues).toContainEqual(expect.objectContaining({ path: "auditorAuthMethod" }));
+    expect(own.json.message).toContain("own credentials (section 2.5) are AWS-only");
   });
 });

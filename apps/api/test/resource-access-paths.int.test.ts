@@ -140,6 +140,56 @@ describe("resource access paths (endpoint 12)", () => {
     );
   });
 
+  it("answers 400 for an Azure subscription, naming the services paths are defined for", async () => {
+    const pc = await analysedCustomer();
+    const subscription = "0b1f6471-1bf0-4dda-aec3-111122223333";
+    // An analysed Azure subscription of the same customer takes no part in AWS's paths.
+    const executionId = `ondemand-${pc.customerId}-${subscription}-2026-01-01_AZ01`;
+    await insertExecution(
+      h.deps.db,
+      {
+        execution: {
+          executionId,
+          kind: "ondemand",
+          customerId: pc.customerId,
+          accountId: subscription,
+          provider: "azure",
+          authMethod: "config",
+        },
+      },
+      async () => {},
+    );
+    await insertSnapshot(h.deps.db, {
+      executionId,
+      customerId: pc.customerId,
+      accountId: subscription,
+      collectedAt: new Date(),
+      data: gzipSync(
+        JSON.stringify({
+          snapshot: { subscriptionId: subscription, roleDefinitions: [], roleAssignments: [] },
+          metadata: { provider: "azure" },
+          warnings: [],
+        }),
+      ),
+    });
+    const base = `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account`;
+    const azure = await h.call("POST", `${base}/${subscription}/resource-access-paths`, {
+      key: pc.key,
+      body: query(["0b1f6471-1bf0-4dda-aec3-444455556666"]),
+    });
+    expect(azure.status).toBe(400);
+    expect(azure.json.message).toContain("accountId is an Azure subscription");
+    expect(azure.json.message).toContain("STS, S3 and KMS");
+    const aws = await h.call("POST", `${base}/${A}/resource-access-paths`, {
+      key: pc.key,
+      body: query([target]),
+    });
+    expect(aws.status).toBe(200);
+    expect(
+      ResourceAccessPathsResponse.parse(aws.json).resourceAccessPaths[target]?.accessPaths,
+    ).toHaveLength(2);
+  });
+
   it("answers 409 for an account never analysed, 404 for an unknown customer", async () => {
     const pc = await h.newPartnerCustomer(await h.newPartner());
     const base = `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account/${A}/resource-access-paths`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   AccountId,
+  AzureSubscriptionId,
   CustomerId,
   MappedCustomerId,
   PartnerCustomerId,
@@ -11,6 +12,10 @@ import { OwnCredential } from "./own-credential.ts";
 /** Endpoint 13's body: the identifiers of the path, repeated. */
 export const AnalysisTrigger = z.strictObject({ customerId: CustomerId, accountId: AccountId });
 export type AnalysisTrigger = z.infer<typeof AnalysisTrigger>;
+
+/** Own credentials (section 2.5) are STS credentials: the rule when the account is an Azure subscription. */
+export const OWN_CREDENTIAL_AWS_ONLY =
+  "must not be 'credential' for an Azure subscription: own credentials (section 2.5) are AWS-only (providers aws and aws-us-gov); analyse the subscription with its configured auditor (config or cvs) by omitting auditorAuthMethod and auditorAuthCredential";
 
 export const TriggeredAnalysis = z.object({
   customerId: CustomerId,
@@ -38,6 +43,15 @@ export const PartnerAnalysisTrigger = z
         code: "custom",
         path: ["auditorAuthCredential"],
         message: "is required when auditorAuthMethod is 'credential'",
+      });
+    if (
+      value.auditorAuthMethod === "credential" &&
+      AzureSubscriptionId.safeParse(value.accountId).success
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["auditorAuthMethod"],
+        message: OWN_CREDENTIAL_AWS_ONLY,
       });
     if (value.auditorAuthCredential && value.auditorAuthMethod !== "credential")
       ctx.addIssue({

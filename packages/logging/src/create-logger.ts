@@ -30,6 +30,10 @@ const SECRET_FIELDS = [
   "auditorAuthCredential",
   "auditorAuthConfig",
   "plaintext",
+  "clientSecret",
+  "appSecret",
+  "accessToken",
+  "token",
 ];
 
 /**

@@ -32,6 +32,8 @@ export {
   manifestKeys,
   type PlannedObject,
   planReportObjects,
+  REPORT_PROVIDERS,
+  type ReportProvider,
 } from "./keys.ts";
 export {
   buildManifest,

@@ -1,8 +1,16 @@
 import type { ReportType } from "./columns/report-columns.ts";
 import type { ReportFormat, WrittenReport, WrittenReportFile } from "./writers/write-report.ts";
 
+/**
+ * The cloud family of the analysed account, a key segment: `aws` for every AWS partition,
+ * `azure` for Azure subscriptions (`azure` and `azure-government`).
+ */
+export type ReportProvider = "aws" | "azure";
+export const REPORT_PROVIDERS: readonly ReportProvider[] = ["aws", "azure"];
+
 /** Where one run's reports go, and which copies its customer's feature flags ask for. */
 export interface DeliveryTarget {
+  provider: ReportProvider;
   customerId: string;
   accountId: string;
   analysisTime: Date;
@@ -14,8 +22,8 @@ export interface DeliveryTarget {
   formats: readonly ReportFormat[];
 }
 
-type AccountParts = Pick<DeliveryTarget, "customerId" | "accountId">;
-type DatedParts = Pick<DeliveryTarget, "customerId" | "accountId" | "analysisTime">;
+type AccountParts = Pick<DeliveryTarget, "provider" | "customerId" | "accountId">;
+type DatedParts = Pick<DeliveryTarget, "provider" | "customerId" | "accountId" | "analysisTime">;
 /** A report type, or `manifest` for the run's manifest. */
 type ObjectName = ReportType | "manifest";
 
@@ -31,26 +39,37 @@ const two = (n: number) => String(n).padStart(2, "0");
 const utcDay = (time: Date) =>
   `${time.getUTCFullYear()}-${two(time.getUTCMonth() + 1)}-${two(time.getUTCDate())}`;
 
-const accountPrefix = ({ customerId, accountId }: AccountParts) =>
-  `customers/${segment("customerId", customerId)}/reports/aws/${segment("accountId", accountId)}`;
+function provider(value: ReportProvider): ReportProvider {
+  if (!REPORT_PROVIDERS.includes(value))
+    throw new RangeError(`provider '${value}' is not aws or azure`);
+  return value;
+}
 
-/** `customers/<customerId>/reports/aws/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.<ext>` */
+const accountPrefix = ({ provider: p, customerId, accountId }: AccountParts) =>
+  `customers/${segment("customerId", customerId)}/reports/${provider(p)}/${segment("accountId", accountId)}`;
+
+/** `customers/<customerId>/reports/<aws|azure>/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.<ext>` */
 export function datedReportKey(parts: DatedParts, name: ObjectName, ext: string): string {
   const t = parts.analysisTime;
   const stamp = `${utcDay(t)}-${two(t.getUTCHours())}${two(t.getUTCMinutes())}`;
   return `${accountPrefix(parts)}/${t.getUTCFullYear()}/${two(t.getUTCMonth() + 1)}/${name}.${stamp}.${ext}`;
 }
 
-/** `customers/<customerId>/reports/aws/<accountId>/latest/<name>.latest.<ext>` */
+/** `customers/<customerId>/reports/<aws|azure>/<accountId>/latest/<name>.latest.<ext>` */
 export function latestReportKey(parts: AccountParts, name: ObjectName, ext: string): string {
   return `${accountPrefix(parts)}/latest/${name}.latest.${ext}`;
 }
 
-/** `hive/<type>/customer_id=<customerId>/account_id=<accountId>/dt=<YYYY-MM-DD>/<type>.parquet` */
+/**
+ * AWS: `hive/<type>/customer_id=<customerId>/account_id=<accountId>/dt=<YYYY-MM-DD>/<type>.parquet`
+ * (unchanged, so existing Athena tables keep working); Azure: the same under `hive/azure/`, a
+ * table root of its own (`docs/athena.md`).
+ */
 export function hiveReportKey(parts: DatedParts, type: ReportType): string {
   const customer = segment("customerId", parts.customerId);
   const account = segment("accountId", parts.accountId);
-  return `hive/${type}/customer_id=${customer}/account_id=${account}/dt=${utcDay(parts.analysisTime)}/${type}.parquet`;
+  const root = provider(parts.provider) === "aws" ? "hive" : `hive/${parts.provider}`;
+  return `${root}/${type}/customer_id=${customer}/account_id=${account}/dt=${utcDay(parts.analysisTime)}/${type}.parquet`;
 }
 
 /** One local file to upload under one key. */

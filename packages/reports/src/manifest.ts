@@ -30,6 +30,8 @@ export type ManifestWarning = z.infer<typeof ManifestWarning>;
 export const Manifest = z.object({
   manifestVersion: z.literal(1),
   executionId: z.string().min(1),
+  /** `aws` or `azure`: the cloud family of the account (an Azure subscription ID as accountId). */
+  provider: z.enum(["aws", "azure"]),
   customerId: z.string().min(1),
   accountId: z.string().min(1),
   analysisTime: z.iso.datetime(),
@@ -52,6 +54,7 @@ export function buildManifest(input: ManifestInput): Manifest {
   return {
     manifestVersion: 1,
     executionId: input.executionId,
+    provider: input.target.provider,
     customerId: input.target.customerId,
     accountId: input.target.accountId,
     analysisTime: input.target.analysisTime.toISOString(),

@@ -12,6 +12,7 @@ import {
 } from "../src/index.ts";
 
 const target: DeliveryTarget = {
+  provider: "aws",
   customerId: "P123456-000000000042",
   accountId: "210987654321",
   // 23:59 UTC on 31 Jan: local time zones would give other days and months.
@@ -43,6 +44,28 @@ describe("report keys", () => {
     expect(hiveReportKey(target, "principal-access-summaries")).toBe(
       "hive/principal-access-summaries/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principal-access-summaries.parquet",
     );
+  });
+
+  it("put an Azure subscription's reports under reports/azure and hive/azure", () => {
+    const azure = {
+      ...target,
+      provider: "azure" as const,
+      accountId: "0b1f6471-1bf0-4dda-aec3-111122223333",
+    };
+    const prefix =
+      "customers/P123456-000000000042/reports/azure/0b1f6471-1bf0-4dda-aec3-111122223333";
+    expect(datedReportKey(azure, "principals", "csv")).toBe(
+      `${prefix}/2026/01/principals.2026-01-31-2359.csv`,
+    );
+    expect(latestReportKey(azure, "manifest", "json")).toBe(
+      `${prefix}/latest/manifest.latest.json`,
+    );
+    expect(hiveReportKey(azure, "principals")).toBe(
+      "hive/azure/principals/customer_id=P123456-000000000042/account_id=0b1f6471-1bf0-4dda-aec3-111122223333/dt=2026-01-31/principals.parquet",
+    );
+    expect(() =>
+      datedReportKey({ ...azure, provider: "gcp" as "azure" }, "principals", "csv"),
+    ).toThrow(RangeError);
   });
 
   it("refuse identifiers that would move the key", () => {

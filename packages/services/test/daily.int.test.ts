@@ -1,4 +1,5 @@
 import { smallAccount } from "@sightline/aws/testing";
+import { smallTenant } from "@sightline/azure/testing";
 import { listExecutions } from "@sightline/db";
 import { createTestDatabase } from "@sightline/db/testing";
 import { ExecutionId } from "@sightline/domain";
@@ -8,7 +9,7 @@ import { startPipeline } from "./support/pipeline.ts";
 
 // The daily run takes every monitored account: a database of its own keeps other files' out.
 const database = await createTestDatabase(inject("databaseUrl"));
-const pipeline = await startPipeline({ databaseUrl: database.url });
+const pipeline = await startPipeline({ databaseUrl: database.url, azure: true });
 afterAll(async () => {
   await pipeline.close();
   await database.dispose();
@@ -16,13 +17,18 @@ afterAll(async () => {
 const { ctx } = pipeline;
 
 describe("the daily analysis", () => {
-  it("analyses every monitored account under a daily execution ID", async () => {
+  it("analyses every monitored account, AWS and Azure, under a daily execution ID", async () => {
     const first = await pipeline.partner();
     const second = await pipeline.partner();
+    const azure = await pipeline.azurePartner();
     // What the 07:00 schedule sends; the window is 0 minutes in this pipeline.
     await ctx.boss.send(DAILY_QUEUE, {});
-    for (const partner of [first, second]) {
-      const key = { customerId: partner.customerId, accountId: smallAccount.ACCOUNT_ID };
+    for (const [partner, accountId] of [
+      [first, smallAccount.ACCOUNT_ID],
+      [second, smallAccount.ACCOUNT_ID],
+      [azure, smallTenant.SUBSCRIPTION_ID],
+    ] as const) {
+      const key = { customerId: partner.customerId, accountId };
       let executions = await listExecutions(ctx.db, key, 5);
       while (executions.length === 0) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -32,11 +38,12 @@ describe("the daily analysis", () => {
       expect(execution?.kind).toBe("daily");
       const id = execution?.executionId ?? "";
       expect(ExecutionId.parse(id)).toMatch(
-        new RegExp(
-          `^daily-${partner.customerId}-${smallAccount.ACCOUNT_ID}-\\d{4}-\\d\\d-\\d\\d_[A-Z0-9]{4}$`,
-        ),
+        new RegExp(`^daily-${partner.customerId}-${accountId}-\\d{4}-\\d\\d-\\d\\d_[A-Z0-9]{4}$`),
       );
-      expect((await pipeline.finished(id)).status).toBe("succeeded");
+      const finished = await pipeline.finished(id);
+      expect(finished.status).toBe("succeeded");
+      const provider = accountId === smallTenant.SUBSCRIPTION_ID ? "azure" : "aws";
+      expect(finished.reportKeys.at(-1)).toContain(`/reports/${provider}/${accountId}/`);
     }
   });
 });

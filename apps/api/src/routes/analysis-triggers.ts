@@ -35,7 +35,7 @@ function accept(c: Context<AppEnv>, triggered: TriggeredExecution) {
 }
 
 const TRIGGER_RULES =
-  "At most one execution per account is queued or running: another trigger meanwhile answers 409 naming it (message and `x-execution-id`). The plan limits on-demand analyses per account per UTC day (429 with `Retry-After`). Follow the execution at `Location` (`GET /executions/{executionId}`); the reports are delivered to the secure inbox.";
+  "AWS accounts and Azure subscriptions (`provider` azure or azure-government) are analysed alike; an Azure subscription's reports are delivered under `customers/<customerId>/reports/azure/<subscriptionId>/`. At most one execution per account is queued or running: another trigger meanwhile answers 409 naming it (message and `x-execution-id`). The plan limits on-demand analyses per account per UTC day (429 with `Retry-After`). Follow the execution at `Location` (`GET /executions/{executionId}`); the reports are delivered to the secure inbox.";
 
 /** Endpoint 13. */
 export const triggerCustomerAnalysis = defineEndpoint({
@@ -52,7 +52,7 @@ export const triggerCustomerAnalysis = defineEndpoint({
     },
     responses: {
       202: accepted(TriggeredAnalysis, "Queued; `executionId` names the analysis"),
-      ...errorsOf(403, 404, 409, 422, 429, ...bodyErrors),
+      ...errorsOf(403, 404, 409, 429, ...bodyErrors),
     },
   }),
   access: {
@@ -80,7 +80,7 @@ export const triggerPartnerAnalysis = defineEndpoint({
     path: "/partner/{partnerId}/customer/{partnerCustomerId}/account/{accountId}/analysis",
     operationId: "triggerPartnerAnalysis",
     summary: "Trigger analysis for a partner account",
-    description: `Starts an analysis of a partner customer's account (contract path \`/partner/{partner_id}/customer/{partner_customer_id}/account/{account_id}/analysis\`). Without \`auditorAuthMethod\` the account's configured \`config\` or \`cvs\` auditor is used, so the account must be monitored. With \`auditorAuthMethod: credential\` and \`auditorAuthCredential\`, the caller's own STS session is used (it must be an assumed-role session of the account, in the provider's partition, valid for at least 5 more minutes); only the partner customer must be configured. The credential is stored only encrypted, for this execution, and deleted once the account is collected. ${TRIGGER_RULES}`,
+    description: `Starts an analysis of a partner customer's account (contract path \`/partner/{partner_id}/customer/{partner_customer_id}/account/{account_id}/analysis\`). Without \`auditorAuthMethod\` the account's configured \`config\` or \`cvs\` auditor is used, so the account must be monitored. With \`auditorAuthMethod: credential\` and \`auditorAuthCredential\`, the caller's own STS session is used (it must be an assumed-role session of the account, in the provider's partition, valid for at least 5 more minutes); only the partner customer must be configured; own credentials are AWS-only (section 2.5): for an Azure subscription they answer 400. The credential is stored only encrypted, for this execution, and deleted once the account is collected. ${TRIGGER_RULES}`,
     tags: ["Analyses"],
     request: {
       params: MonitoredAccountPath,
@@ -88,7 +88,7 @@ export const triggerPartnerAnalysis = defineEndpoint({
     },
     responses: {
       202: accepted(TriggeredPartnerAnalysis, "Queued; `customerId` is the mapped customer ID"),
-      ...errorsOf(403, 404, 409, 422, 429, ...bodyErrors),
+      ...errorsOf(403, 404, 409, 429, ...bodyErrors),
     },
   }),
   access: {

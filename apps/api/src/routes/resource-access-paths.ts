@@ -17,7 +17,7 @@ export const resourceAccessPathsRoute = defineEndpoint({
     operationId: "generateResourceAccessPaths",
     summary: "Generate resource access paths",
     description:
-      "Who can use each resource with the given capabilities, directly or by assuming roles, in and across the partner customer's analysed accounts (section 4.10). Each path lists principal ARNs or account IDs, the first adjacent to the resource; every starting point is its own entry. `service` is `STS` for roles (the contract), or `S3` and `KMS` for buckets and keys (extensions). Answers from the newest analysis of each account: an account never analysed answers 409. Extensions in the answer: `conditional` on a path whose edges hold only under conditions, `complete: false` when a resource had more than 10,000 entries and the list was cut.",
+      "Who can use each resource with the given capabilities, directly or by assuming roles, in and across the partner customer's analysed accounts (section 4.10). Each path lists principal ARNs or account IDs, the first adjacent to the resource; every starting point is its own entry. `service` is `STS` for roles (the contract), or `S3` and `KMS` for buckets and keys (extensions). Answers from the newest analysis of each AWS account: an account never analysed answers 409; an Azure subscription answers 400 (no paths are defined for Azure yet). Extensions in the answer: `conditional` on a path whose edges hold only under conditions, `complete: false` when a resource had more than 10,000 entries and the list was cut.",
     tags: ["Analyses"],
     request: {
       params: MonitoredAccountPath,

@@ -1,4 +1,5 @@
 import type { AwsClientOptions, AwsCredentials } from "@sightline/aws";
+import type { AppSecret, AzureEndpoints, AzureHttpOptions } from "@sightline/azure";
 import type { ReportFormat } from "@sightline/reports";
 
 /** How the worker reaches the clouds and where it writes: built once from configuration. */
@@ -9,6 +10,8 @@ export interface AnalysisSettings {
   serviceCredentials?: AwsCredentials;
   /** The credential vending service of the `cvs` method. */
   credentialVending?: { url: string; token: string };
+  /** Azure: Sightline's own Entra ID application and where the clouds are. */
+  azure?: AzureSettings;
   /** Regions whose KMS keys are read. Default: the account's enabled regions. */
   regions?: readonly string[];
   /** The local folder inbox, for customers without an S3 inbox (`<data dir>/inbox`). */
@@ -22,3 +25,14 @@ export interface AnalysisSettings {
 }
 
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["csv", "jsonl"];
+
+/** How the worker reaches Azure as Sightline's own multi-tenant Entra ID application. */
+export interface AzureSettings {
+  /** The application's client secret or certificate; unset, Azure `config` accounts fail with a message for the operator. */
+  appSecret?: AppSecret;
+  /** Sightline's application (client) ID: when set, a `config` account must name this one. */
+  clientId?: string;
+  /** Replace the clouds' endpoints (tests, private clouds); the token scopes stay the cloud's. */
+  endpoints?: Partial<AzureEndpoints>;
+  http?: AzureHttpOptions;
+}

@@ -1,6 +1,5 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type { CollectionWarning } from "@sightline/aws";
 import {
   type AccountContext,
   type ExecutionRow,
@@ -9,20 +8,29 @@ import {
   requeueExecution,
   startExecution,
 } from "@sightline/db";
-import { AppError, type ExecutionFailure, type ExecutionWarning } from "@sightline/domain";
+import {
+  AppError,
+  type ExecutionFailure,
+  type ExecutionWarning,
+  isAzureProvider,
+  type Provider,
+} from "@sightline/domain";
 import {
   analyzeAccount,
+  analyzeAzureSubscription,
   buildAccessGraph,
   createAccountModel,
   type Issue,
 } from "@sightline/engine";
 import type { Logger } from "@sightline/logging";
-import type { ReportFormat, WrittenReport } from "@sightline/reports";
+import type { ReportFormat, ReportProvider, WrittenReport } from "@sightline/reports";
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { openReportInbox } from "../delivery/report-inbox.ts";
+import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
+import { writeAzureReports } from "./write-azure-reports.ts";
 import { writeReports } from "./write-reports.ts";
 
 export type RunOutcome =
@@ -36,12 +44,19 @@ export type RunOutcome =
 /** Engine input issues shown in the execution and manifest; the rest are counted. */
 const MAX_ISSUE_WARNINGS = 50;
 
-function warningsOf(collected: readonly CollectionWarning[], issues: readonly Issue[]) {
-  const warnings: ExecutionWarning[] = collected.map((w) => ({
-    code: w.kind,
-    message: w.message,
-    ...(w.resourceArn ? { resourceArn: w.resourceArn } : {}),
-  }));
+/** A collector's warning: AWS names a resource by ARN, Azure by ARM or directory object ID. */
+interface CollectedWarning {
+  kind: string;
+  message: string;
+  resourceArn?: string;
+  resourceId?: string;
+}
+
+function warningsOf(collected: readonly CollectedWarning[], issues: readonly Issue[]) {
+  const warnings: ExecutionWarning[] = collected.map((w) => {
+    const resource = w.resourceArn ?? w.resourceId;
+    return { code: w.kind, message: w.message, ...(resource ? { resourceArn: resource } : {}) };
+  });
   for (const issue of issues.slice(0, MAX_ISSUE_WARNINGS))
     warnings.push({ code: "input-issue", message: `${issue.path}: ${issue.message}` });
   if (issues.length > MAX_ISSUE_WARNINGS)
@@ -51,6 +66,10 @@ function warningsOf(collected: readonly CollectionWarning[], issues: readonly Is
     });
   return warnings;
 }
+
+/** The key segment of a provider: every AWS partition is `aws`, both Azure clouds `azure`. */
+const reportProviderOf = (provider: string): ReportProvider =>
+  isAzureProvider(provider as Provider) ? "azure" : "aws";
 
 const formatsFor = (settings: AnalysisSettings, hive: boolean): ReportFormat[] => [
   ...new Set<ReportFormat>([...settings.formats, ...(hive ? (["parquet"] as const) : [])]),
@@ -72,6 +91,16 @@ async function analyseAndWrite(
 ): Promise<{ reports: WrittenReport[]; warnings: ExecutionWarning[] }> {
   const collected = await collectOrReuse(ctx, settings, execution, account);
   log.info({ warnings: collected.warnings.length }, "collected");
+  if (isAzureCollection(collected)) {
+    const analysis = analyzeAzureSubscription(collected.snapshot);
+    const reports = await writeAzureReports({
+      snapshot: collected.snapshot,
+      analysis,
+      metadata: collected.metadata,
+      ...output,
+    });
+    return { reports, warnings: warningsOf(collected.warnings, analysis.issues) };
+  }
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
   const graph = buildAccessGraph(model);
@@ -130,12 +159,13 @@ export async function runAnalysis(
         inbox,
         executionId,
         target: {
+          provider: reportProviderOf(execution.provider),
           customerId: execution.customerId,
           accountId: execution.accountId,
           analysisTime,
           latest: flags.latestReportEnabled === true,
           hive: flags.hiveEnabled === true,
-          // The access paths report is JSON Lines whatever the formats of the others.
+          // The access paths report (AWS) is JSON Lines whatever the formats of the others.
           formats: [...new Set<ReportFormat>([...settings.formats, "jsonl"])],
         },
         reports,

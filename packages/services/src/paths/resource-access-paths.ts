@@ -1,12 +1,14 @@
 import { getPartnerCustomer, latestSnapshotsOfCustomer, type StoredSnapshot } from "@sightline/db";
 import {
   AppError,
+  AzureSubscriptionId,
+  invalidInput,
   type ResourceAccessPathsRequest,
   type ResourceAccessPathsResponse,
 } from "@sightline/domain";
 import type { AccessGraph, AccountModel } from "@sightline/engine";
 import type { ServiceContext } from "../context.ts";
-import { readCollection } from "../snapshots/stored-collection.ts";
+import { isAzureCollection, readCollection } from "../snapshots/stored-collection.ts";
 import type { AccessGraphCache } from "./access-graph-cache.ts";
 
 export interface BuiltGraph {
@@ -16,7 +18,10 @@ export interface BuiltGraph {
 
 async function buildGraph(snapshots: readonly StoredSnapshot[]): Promise<BuiltGraph> {
   const { buildAccessGraph, createAccountModel } = await import("@sightline/engine");
-  const collected = await Promise.all(snapshots.map(readCollection));
+  // Access paths are chains of AWS roles: a customer's Azure subscriptions take no part.
+  const collected = (await Promise.all(snapshots.map(readCollection))).flatMap((c) =>
+    isAzureCollection(c) ? [] : [c],
+  );
   const model = createAccountModel(collected.map((c) => c.snapshot));
   return { model, graph: buildAccessGraph(model) };
 }
@@ -36,13 +41,22 @@ export async function resourceAccessPaths(
     request: ResourceAccessPathsRequest;
   },
 ): Promise<ResourceAccessPathsResponse> {
+  if (AzureSubscriptionId.safeParse(input.accountId).success)
+    throw invalidInput("request", [
+      {
+        path: "accountId",
+        message: `is an Azure subscription: resource access paths are defined for AWS accounts only, through the services STS, S3 and KMS (service '${input.request.service}' of an AWS account); none are defined for Azure yet`,
+      },
+    ]);
   const customer = await getPartnerCustomer(ctx.db, input);
   if (!customer)
     throw new AppError(
       "NOT_FOUND",
       `Customer ${input.partnerCustomerId} of partner ${input.partnerId} is not configured: PUT /partner/${input.partnerId}/customer/${input.partnerCustomerId} first`,
     );
-  const snapshots = await latestSnapshotsOfCustomer(ctx.db, customer.customerId);
+  const snapshots = (await latestSnapshotsOfCustomer(ctx.db, customer.customerId)).filter(
+    (s) => !AzureSubscriptionId.safeParse(s.accountId).success,
+  );
   if (!snapshots.some((s) => s.accountId === input.accountId))
     throw new AppError(
       "CONFLICT",

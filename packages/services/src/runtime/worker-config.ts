@@ -1,7 +1,8 @@
 import path from "node:path";
+import type { AppSecret } from "@sightline/azure";
 import { REPORT_FORMATS } from "@sightline/reports/formats";
 import { z } from "zod";
-import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
+import type { AnalysisSettings, AzureSettings } from "../analysis/analysis-settings.ts";
 import { DEFAULT_QUEUE_SETTINGS } from "../queue/analysis-queue.ts";
 import type { WorkerSettings } from "../worker/start-worker.ts";
 
@@ -20,6 +21,21 @@ export const PipelineConfig = z
     SIGHTLINE_CVS_URL: z.url({ protocol: /^https?$/ }).optional(),
     SIGHTLINE_CVS_TOKEN: z.string().min(1).optional(),
     SIGHTLINE_AWS_REGIONS: list.optional(),
+    /** Sightline's own multi-tenant Entra ID application: its client ID, and a secret or a certificate. */
+    SIGHTLINE_AZURE_CLIENT_ID: z
+      .string()
+      .regex(
+        /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+        "must be an application (client) ID (a UUID)",
+      )
+      .optional(),
+    SIGHTLINE_AZURE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** A PEM file holding the application's certificate and its private key. */
+    SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH: z.string().min(1).optional(),
+    /** Endpoint overrides (private clouds, tests); the defaults are each cloud's own. */
+    SIGHTLINE_AZURE_ARM_URL: z.url({ protocol: /^https$/ }).optional(),
+    SIGHTLINE_AZURE_GRAPH_URL: z.url({ protocol: /^https$/ }).optional(),
+    SIGHTLINE_AZURE_AUTHORITY_HOST: z.url({ protocol: /^https$/ }).optional(),
     SIGHTLINE_REPORT_FORMATS: list
       .pipe(z.array(z.enum(REPORT_FORMATS)).min(1, "must name at least one format"))
       .default(["csv", "jsonl"]),
@@ -50,11 +66,45 @@ export const PipelineConfig = z
   .refine((c) => (c.SIGHTLINE_CVS_URL === undefined) === (c.SIGHTLINE_CVS_TOKEN === undefined), {
     path: ["SIGHTLINE_CVS_TOKEN"],
     message: "SIGHTLINE_CVS_URL and SIGHTLINE_CVS_TOKEN go together",
-  });
+  })
+  .refine(
+    (c) =>
+      c.SIGHTLINE_AZURE_CLIENT_SECRET === undefined ||
+      c.SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH === undefined,
+    {
+      path: ["SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH"],
+      message:
+        "set SIGHTLINE_AZURE_CLIENT_SECRET or SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH, not both",
+    },
+  );
 export type PipelineConfig = z.infer<typeof PipelineConfig>;
 
+/** Sightline's Azure application and endpoint overrides; undefined when nothing is set. */
+function azureSettingsOf(config: PipelineConfig): AzureSettings | undefined {
+  const appSecret: AppSecret | undefined = config.SIGHTLINE_AZURE_CLIENT_SECRET
+    ? { kind: "secret", clientSecret: config.SIGHTLINE_AZURE_CLIENT_SECRET }
+    : config.SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH
+      ? { kind: "certificate", certificatePath: config.SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH }
+      : undefined;
+  const endpoints = {
+    ...(config.SIGHTLINE_AZURE_ARM_URL ? { armUrl: config.SIGHTLINE_AZURE_ARM_URL } : {}),
+    ...(config.SIGHTLINE_AZURE_GRAPH_URL ? { graphUrl: config.SIGHTLINE_AZURE_GRAPH_URL } : {}),
+    ...(config.SIGHTLINE_AZURE_AUTHORITY_HOST
+      ? { authorityHost: config.SIGHTLINE_AZURE_AUTHORITY_HOST }
+      : {}),
+  };
+  const settings: AzureSettings = {
+    ...(appSecret ? { appSecret } : {}),
+    ...(config.SIGHTLINE_AZURE_CLIENT_ID ? { clientId: config.SIGHTLINE_AZURE_CLIENT_ID } : {}),
+    ...(Object.keys(endpoints).length > 0 ? { endpoints } : {}),
+  };
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
 export function analysisSettingsOf(config: PipelineConfig, dataDir: string): AnalysisSettings {
+  const azure = azureSettingsOf(config);
   return {
+    ...(azure ? { azure } : {}),
     inboxDir: path.join(dataDir, "inbox"),
     workDir: path.join(dataDir, "work"),
     formats: config.SIGHTLINE_REPORT_FORMATS,

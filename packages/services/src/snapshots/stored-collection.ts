@@ -1,16 +1,24 @@
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
 import type { CollectedAccount } from "@sightline/aws";
+import type { CollectedSubscription } from "@sightline/azure";
 import { type Executor, insertSnapshot, type StoredSnapshot } from "@sightline/db";
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
+/** What collection found: an AWS account, or an Azure subscription (`metadata.provider`). */
+export type StoredCollection = CollectedAccount | CollectedSubscription;
+
+export function isAzureCollection(collected: StoredCollection): collected is CollectedSubscription {
+  return (collected.metadata as { provider?: string }).provider === "azure";
+}
+
 /** Stores what collection found for an execution: gzip-compressed JSON, as the engine reads it. */
 export async function storeCollection(
   db: Executor,
   execution: { executionId: string; customerId: string; accountId: string },
-  collected: CollectedAccount,
+  collected: StoredCollection,
 ): Promise<void> {
   await insertSnapshot(db, {
     executionId: execution.executionId,
@@ -21,6 +29,6 @@ export async function storeCollection(
   });
 }
 
-export async function readCollection(stored: StoredSnapshot): Promise<CollectedAccount> {
-  return JSON.parse((await gunzipAsync(stored.data)).toString("utf8")) as CollectedAccount;
+export async function readCollection(stored: StoredSnapshot): Promise<StoredCollection> {
+  return JSON.parse((await gunzipAsync(stored.data)).toString("utf8")) as StoredCollection;
 }

@@ -11,13 +11,15 @@ import {
 } from "@sightline/db";
 import {
   AppError,
+  AzureSubscriptionId,
   checkOwnCredential,
   type ExecutionKind,
   formatExecutionId,
   invalidInput,
+  isAzureProvider,
+  OWN_CREDENTIAL_AWS_ONLY,
   type OwnCredential,
   PLAN_LIMITS,
-  partitionOfProvider,
   secondsUntilNextUtcDay,
 } from "@sightline/domain";
 import type { ServiceContext } from "../context.ts";
@@ -85,17 +87,19 @@ function chooseAuditor(
   now: Date,
 ): { provider: string; authMethod: NewExecution["authMethod"] } {
   if (request.credential) {
+    if (
+      AzureSubscriptionId.safeParse(request.accountId).success ||
+      (account.monitoring && isAzureProvider(account.monitoring.provider))
+    )
+      throw invalidInput("request body", [
+        { path: "auditorAuthMethod", message: OWN_CREDENTIAL_AWS_ONLY },
+      ]);
     const problems = checkOwnCredential(request.credential, request.accountId, now);
     if (problems.length > 0) throw invalidInput("request body", problems);
     return { provider: request.credential.provider, authMethod: "credential" };
   }
   const monitoring = account.monitoring;
   if (!monitoring) throw accountNotConfigured(request.owner, request.accountId);
-  if (!partitionOfProvider(monitoring.provider))
-    throw new AppError(
-      "UNPROCESSABLE",
-      `Account ${request.accountId} is an Azure subscription (provider '${monitoring.provider}'): Sightline does not analyse Azure subscriptions yet`,
-    );
   return { provider: monitoring.provider, authMethod: monitoring.auditorAuthMethod };
 }
 

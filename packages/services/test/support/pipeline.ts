@@ -8,6 +8,7 @@ import {
   smallAccount,
   startFakeAws,
 } from "@sightline/aws/testing";
+import { type FakeAzure, smallTenant, startFakeAzure } from "@sightline/azure/testing";
 import {
   createDb,
   getExecution,
@@ -30,10 +31,24 @@ export interface Pipeline {
   /** The pg-boss schema of this pipeline's queue. */
   schema: string;
   fake: FakeAws;
+  /** The fake Azure (Entra ID, ARM, Graph) serving the small tenant, when asked for. */
+  azure: FakeAzure | undefined;
   settings: WorkerSettings;
   dataDir: string;
   /** A configured partner, customer and monitored account of the fake's account. */
   partner(options?: { featureFlags?: FeatureFlags; externalId?: string }): Promise<{
+    partnerId: string;
+    partnerCustomerId: string;
+    customerId: string;
+  }>;
+  /**
+   * A partner (folder inbox: no DeliverToS3) whose customer monitors the fake Azure's
+   * subscription with Sightline's application (`config`).
+   */
+  azurePartner(options?: {
+    featureFlags?: FeatureFlags;
+    auditorAuthMethod?: "config" | "cvs";
+  }): Promise<{
     partnerId: string;
     partnerCustomerId: string;
     customerId: string;
@@ -55,10 +70,17 @@ export async function startPipeline(
     credentialReportPollMs?: number;
     /** A database of its own, for tests that act on every account (the daily run). */
     databaseUrl?: string;
+    /** Also start the fake Azure and configure Sightline's Azure application for it. */
+    azure?: boolean;
+    /** The credential vending service of `cvs` accounts. */
+    credentialVending?: { url: string; token: string };
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
   const fake = await startFakeAws(options.model ?? smallAccount.model);
+  const azure = options.azure
+    ? await startFakeAzure(smallTenant.smallTenantModel(), { pageSize: 2 })
+    : undefined;
   const database = createDb(databaseUrl, { maxConnections: 4 });
   const schema = `pgboss_${randomBytes(4).toString("hex")}`;
   const queue = { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 60, ...options.queue };
@@ -87,6 +109,21 @@ export async function startPipeline(
       awsClientOptions: { ...fake.clientOptions, maxAttempts: 3 },
       serviceCredentials: fake.serviceCredentials,
       collection: { credentialReportPollMs: options.credentialReportPollMs ?? 5 },
+      ...(options.credentialVending ? { credentialVending: options.credentialVending } : {}),
+      ...(azure
+        ? {
+            azure: {
+              appSecret: { kind: "secret", clientSecret: smallTenant.CLIENT_SECRET },
+              clientId: smallTenant.CLIENT_ID,
+              endpoints: azure.endpoints,
+              http: {
+                trustedCertificates: azure.certificate,
+                retryDelayMs: 50,
+                maxRetryDelayMs: 500,
+              },
+            },
+          }
+        : {}),
     },
     queue,
     concurrency: 1,
@@ -106,8 +143,38 @@ export async function startPipeline(
     databaseUrl,
     schema,
     fake,
+    azure,
     settings,
     dataDir,
+    async azurePartner(partnerOptions = {}) {
+      const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+      const partnerCustomerId = `tenant-${randomInt(1e9)}`;
+      await upsertPartner(ctx.db, { partnerId });
+      const ref = await upsertPartnerCustomer(ctx.db, {
+        partnerId,
+        partnerCustomerId,
+        subscriptionPlanName: "Enterprise",
+        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+        ...(partnerOptions.featureFlags ? { featureFlags: partnerOptions.featureFlags } : {}),
+      });
+      if (!ref) throw new Error("partner customer not stored");
+      await upsertMonitoredAccount(ctx.db, {
+        partnerId,
+        partnerCustomerId,
+        accountId: smallTenant.SUBSCRIPTION_ID,
+        provider: "azure",
+        ...(partnerOptions.auditorAuthMethod === "cvs"
+          ? { auditorAuthMethod: "cvs" as const }
+          : {
+              auditorAuthMethod: "config" as const,
+              auditorAuthConfig: {
+                tenantId: smallTenant.TENANT_ID,
+                clientId: smallTenant.CLIENT_ID,
+              },
+            }),
+      });
+      return { partnerId, partnerCustomerId, customerId: ref.customerId };
+    },
     async partner(partnerOptions = {}) {
       const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
       const partnerCustomerId = `tenant-${randomInt(1e9)}`;
@@ -148,6 +215,7 @@ export async function startPipeline(
       await boss.stop({ graceful: false, wait: true });
       await database.close();
       await fake.close();
+      await azure?.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

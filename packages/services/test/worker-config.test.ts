@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { analysisSettingsOf, PipelineConfig } from "../src/runtime/worker-config.ts";
+
+const APP = "5a9c1b2e-0d7f-4c3b-9e21-8f6a4d3c2b10";
+
+describe("the worker's Azure configuration", () => {
+  it("takes Sightline's application secret and client ID, never into anything but settings", () => {
+    const config = PipelineConfig.parse({
+      SIGHTLINE_AZURE_CLIENT_ID: APP,
+      SIGHTLINE_AZURE_CLIENT_SECRET: "s3cret-value",
+    });
+    expect(analysisSettingsOf(config, "/data").azure).toEqual({
+      appSecret: { kind: "secret", clientSecret: "s3cret-value" },
+      clientId: APP,
+    });
+  });
+
+  it("takes a certificate file and endpoint overrides instead", () => {
+    const config = PipelineConfig.parse({
+      SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH: "/etc/sightline/app.pem",
+      SIGHTLINE_AZURE_ARM_URL: "https://management.example.internal",
+      SIGHTLINE_AZURE_GRAPH_URL: "https://graph.example.internal",
+      SIGHTLINE_AZURE_AUTHORITY_HOST: "https://login.example.internal",
+    });
+    expect(analysisSettingsOf(config, "/data").azure).toEqual({
+      appSecret: { kind: "certificate", certificatePath: "/etc/sightline/app.pem" },
+      endpoints: {
+        armUrl: "https://management.example.internal",
+        graphUrl: "https://graph.example.internal",
+        authorityHost: "https://login.example.internal",
+      },
+    });
+  });
+
+  it("leaves Azure unset when nothing is configured", () => {
+    expect(analysisSettingsOf(PipelineConfig.parse({}), "/data").azure).toBeUndefined();
+  });
+
+  it.each([
+    [
+      "a secret and a certificate",
+      { SIGHTLINE_AZURE_CLIENT_SECRET: "x", SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH: "/a.pem" },
+      "SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH",
+    ],
+    [
+      "a client ID that is no UUID",
+      { SIGHTLINE_AZURE_CLIENT_ID: "sightline" },
+      "SIGHTLINE_AZURE_CLIENT_ID",
+    ],
+    [
+      "a plain-http endpoint",
+      { SIGHTLINE_AZURE_ARM_URL: "http://management.azure.com" },
+      "SIGHTLINE_AZURE_ARM_URL",
+    ],
+  ])("refuses %s, naming the variable and never its value", (_, env, variable) => {
+    const parsed = PipelineConfig.safeParse(env);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join("."))).toContain(variable);
+    expect(JSON.stringify(parsed.error?.issues.map((i) => i.message))).not.toContain("sightline");
+  });
+});
