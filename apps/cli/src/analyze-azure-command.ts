@@ -1,16 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { analyzeAzureSubscription, azureResourceMetadata } from "@sightline/engine";
-import {
-  createReportContext,
-  principalAccessReportRows,
-  principalReportRows,
-  type ReportFormat,
-  resourceAccessReportRows,
-  resourceReportRows,
-  type WrittenReport,
-  writeReport,
-} from "@sightline/reports";
+import { analyzeAzureSubscription } from "@sightline/engine";
+import { type ReportFormat, writeAzureReports } from "@sightline/reports";
 import { type AzureFiles, loadAzureSnapshot } from "./load-azure-snapshot.ts";
 
 export interface AnalyzeAzureCommand extends AzureFiles {
@@ -39,26 +30,18 @@ export async function runAnalyzeAzure(
   command.progress(
     `analysed ${analysis.stats.principals} principals in ${analysis.stats.policySets} assignment sets after ${elapsed()}`,
   );
-  const resourceMetadata = azureResourceMetadata(snapshot, analysis.resources);
-  const context = createReportContext({
-    analysisTime,
-    principals: analysis.principals,
-    resourceMetadata,
-  });
-  const options = { formats: command.formats, dir: command.out };
   const counts: Record<string, number> = {};
-  const record = (report: WrittenReport) => {
-    counts[report.type] = report.rows;
-    command.progress(`${report.type}: ${report.rows} rows written after ${elapsed()}`);
-  };
-  record(
-    await writeReport("principals", principalReportRows(analysis.principals, context), options),
-  );
-  record(await writeReport("resources", resourceReportRows(analysis.resources, context), options));
-  const principalAccess = principalAccessReportRows(analysis.principalAccessSummaries(), context);
-  record(await writeReport("principal-access-summaries", principalAccess, options));
-  const resourceAccess = resourceAccessReportRows(analysis.resourceAccessSummaries(), context);
-  record(await writeReport("resource-access-summaries", resourceAccess, options));
+  await writeAzureReports({
+    snapshot,
+    analysis,
+    analysisTime,
+    dir: command.out,
+    formats: command.formats,
+    onReport: (report) => {
+      counts[report.type] = report.rows;
+      command.progress(`${report.type}: ${report.rows} rows written after ${elapsed()}`);
+    },
+  });
   const issues = analysis.issues;
   await writeFile(path.join(command.out, "issues.json"), `${JSON.stringify(issues, null, 2)}\n`);
   counts.issues = issues.length;

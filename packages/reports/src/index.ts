@@ -1,3 +1,4 @@
+export { writeAzureReports } from "./azure/write-azure-reports.ts";
 export type {
   AnyReportRow,
   CellValue,

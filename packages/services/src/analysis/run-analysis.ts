@@ -23,14 +23,18 @@ import {
   type Issue,
 } from "@sightline/engine";
 import type { Logger } from "@sightline/logging";
-import type { ReportFormat, ReportProvider, WrittenReport } from "@sightline/reports";
+import {
+  type ReportFormat,
+  type ReportProvider,
+  type WrittenReport,
+  writeAzureReports,
+} from "@sightline/reports";
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { openReportInbox } from "../delivery/report-inbox.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
-import { writeAzureReports } from "./write-azure-reports.ts";
 import { writeReports } from "./write-reports.ts";
 
 export type RunOutcome =
@@ -93,12 +97,7 @@ async function analyseAndWrite(
   log.info({ warnings: collected.warnings.length }, "collected");
   if (isAzureCollection(collected)) {
     const analysis = analyzeAzureSubscription(collected.snapshot);
-    const reports = await writeAzureReports({
-      snapshot: collected.snapshot,
-      analysis,
-      metadata: collected.metadata,
-      ...output,
-    });
+    const reports = await writeAzureReports({ snapshot: collected.snapshot, analysis, ...output });
     return { reports, warnings: warningsOf(collected.warnings, analysis.issues) };
   }
   const model = createAccountModel(collected.snapshot);
