@@ -189,6 +189,11 @@ export function classifyAzureOperation(input: AzureOperationInput): AzureClassif
       return { capabilities: ["administer-resource", "delete-data"], rule: "delete-data-store" };
     return { capabilities: ["administer-resource"], rule: "control-delete" };
   }
+  // A user delegation key signs SAS tokens that carry no more than the caller's own data
+  // permissions (Microsoft Learn, "Create a user delegation SAS"): it opens nothing new, like a
+  // database login, so it is use-resource — unlike account keys, which open all the data.
+  if (segment.toLowerCase() === "generateuserdelegationkey")
+    return { capabilities: ["use-resource"], rule: "user-delegation-key" };
   // Keys, SAS tokens and secrets open the data to whoever lists them.
   if (CREDENTIAL_ACTIONS.test(segment))
     return { capabilities: ["read-data"], rule: "list-credentials" };

@@ -40,6 +40,11 @@ describe("Azure capability map", () => {
     expect(storage["delete-data"]).toContain(`${blob}/delete`);
     expect(storage["read-config"]).toContain("Microsoft.Storage/storageAccounts/read");
     expect(storage["read-data"]).toContain("Microsoft.Storage/storageAccounts/listKeys/action");
+    // A user delegation key is bounded by the caller's own data permissions: a login, not a key.
+    const delegation =
+      "Microsoft.Storage/storageAccounts/blobServices/generateUserDelegationKey/action";
+    expect(storage["use-resource"]).toContain(delegation);
+    expect(storage["administer-resource"]).not.toContain(delegation);
   });
 
   it("marks data actions from the built-in roles as data", () => {
