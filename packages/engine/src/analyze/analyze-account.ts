@@ -8,11 +8,14 @@ import { ActionIndex } from "./action-index.ts";
 import type { AccountAnalysis, PrincipalAccessSummary, PrincipalRow } from "./analysis-types.ts";
 import { accessAt } from "./decision-at.ts";
 import { namedPrincipals } from "./external-principals.ts";
+import { GrantNames } from "./grant-sources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import {
   type CapabilityGrant,
   type PolicySetSummary,
+  principalResolver,
   scopedGrants,
+  sourceFinder,
   summarizePolicySet,
 } from "./summarize-policy-set.ts";
 import { describeResourceRow, summarizeResources } from "./summarize-resources.ts";
@@ -87,35 +90,52 @@ export function analyzeAccount(
       );
     });
     if (!differs) return undefined;
-    return summary.governed.flatMap(({ literal, window }) =>
-      scopedGrants(
+    const resolve = principalResolver(model, member, options.context);
+    return summary.governed.flatMap(({ literal, window }) => {
+      const set = evaluator.evaluatePrincipal(member, literal, window);
+      return scopedGrants(
         index,
-        evaluator.evaluatePrincipal(member, literal, window),
+        set,
         window,
         literal,
         summary.serviceWide,
-      ).map((g) => ({ ...g, window })),
-    );
+        sourceFinder(index, member, set, window, literal, resolve),
+      ).map((g) => ({ ...g, window }));
+    });
   };
-  const principals: PrincipalRow[] = records.map((r) => ({
-    principalArn: r.arn,
-    principalName: r.name,
-    principalType: r.kind === "user" ? "IAMUser" : "IAMRole",
-    accountId: r.accountId,
-    iamAdmin: summaryOf(r.arn)?.iamAdmin ?? "no",
-    groupArns: r.groupArns,
-    ...(r.permissionsBoundary && { permissionsBoundaryArn: r.permissionsBoundary.id }),
-    tags: r.tags,
-  }));
+  const names = new GrantNames(evaluator.ids);
+  const principals: PrincipalRow[] = records.map((r) => {
+    const summary = summaryOf(r.arn);
+    return {
+      principalArn: r.arn,
+      principalName: r.name,
+      principalType: r.kind === "user" ? "IAMUser" : "IAMRole",
+      accountId: r.accountId,
+      iamAdmin: summary?.iamAdmin ?? "no",
+      groupArns: r.groupArns,
+      ...(r.permissionsBoundary && { permissionsBoundaryArn: r.permissionsBoundary.id }),
+      tags: r.tags,
+      iamAdminGrantedBy: summary ? names.sourcesFor(summary.rep, r, summary.iamAdminSources) : [],
+      iamAdminActions: summary?.iamAdminActions ?? [],
+    };
+  });
   const resourceRecords = [...model.resourcePolicies.values()].filter(
     (r) => !wanted || (r.accountId !== undefined && wanted.has(r.accountId)),
   );
   return {
     principals,
     resources: resourceRecords.map(describeResourceRow),
-    principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants),
+    principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants, names),
     resourceAccessSummaries: () =>
-      summarizeResources(model, evaluator, index, [...model.principals.values()], resourceRecords),
+      summarizeResources(
+        model,
+        evaluator,
+        index,
+        [...model.principals.values()],
+        resourceRecords,
+        undefined,
+        names,
+      ),
     accessOf(principalArn, action, resource) {
       const record = model.principals.get(principalArn);
       const i = index.indexOf(action);
@@ -158,6 +178,7 @@ function* principalRows(
     summary: PolicySetSummary,
     member: PrincipalRecord,
   ) => CapabilityGrant[] | undefined,
+  names: GrantNames,
 ): Generator<PrincipalAccessSummary> {
   for (const r of records) {
     const summary = summaryOf(r.arn);
@@ -174,6 +195,8 @@ function* principalRows(
         resourceArn: g.resource,
         conditional: g.conditional,
         exceptResources: g.exceptResources,
+        // Member-specific grants are computed from the member's own policies.
+        grantedBy: names.sourcesFor(g.window && own ? r : summary.rep, r, g.sources),
       };
     }
   }

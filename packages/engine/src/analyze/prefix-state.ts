@@ -20,7 +20,7 @@ export interface PrefixState {
   /** Policies by the exact resource ARNs their statements name (for window actions). */
   exact: Map<string, number[]>;
   orgSpecific: Statement[];
-  shared: Map<string, { key: string; list: CapabilityLevel[] }[]>;
+  shared: Map<string, { key: string; list: CapabilityLevel[]; set: TriSet }[]>;
   /** Principals by ARN and by unique ID. */
   byName: Map<string, PrincipalRecord>;
   objectMask?: Uint32Array;

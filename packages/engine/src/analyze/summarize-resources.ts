@@ -1,7 +1,10 @@
 import { serviceNameForPrefix } from "@sightline/capabilities";
 import { parseArn } from "../arn/parse-arn.ts";
 import type { Caller } from "../authorize/caller.ts";
+import { matchStatementPrincipal } from "../authorize/match-principal.ts";
+import { createKeyResolver } from "../authorize/request-context.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { KeyResolver } from "../policy/policy-variables.ts";
 import type {
   AccountModel,
   PrincipalRecord,
@@ -14,6 +17,13 @@ import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
 import {
+  type GrantCandidate,
+  type GrantingPolicy,
+  GrantNames,
+  grantCandidates,
+  grantingPolicies,
+} from "./grant-sources.ts";
+import {
   combine,
   createPrefixState,
   firstUnnamed,
@@ -23,6 +33,8 @@ import {
   unnamedMembers,
 } from "./prefix-state.ts";
 import { encodeTriSets, genericResource, isEmptyIn } from "./resource-literals.ts";
+import { principalResolver } from "./summarize-policy-set.ts";
+import type { TriSet } from "./tri-set.ts";
 
 export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
   const shape = describeResource(record);
@@ -50,6 +62,8 @@ export function* summarizeResources(
   resources: readonly ResourcePolicyRecord[],
   /** Principal groups per service prefix; pass one map to reuse them across calls. */
   states = new Map<string, PrefixState>(),
+  /** Names the granting policies of each row (one per analysis). */
+  names = new GrantNames(evaluator.ids),
 ): Generator<ResourceAccessSummary> {
   const callers = new Map<PrincipalRecord, Caller>();
   const callerOf = (r: PrincipalRecord) => {
@@ -59,6 +73,16 @@ export function* summarizeResources(
       callers.set(r, c);
     }
     return c;
+  };
+  const resolvers = new Map<PrincipalRecord, KeyResolver>();
+  const resolverOf = (r: PrincipalRecord) => {
+    let resolve = resolvers.get(r);
+    if (!resolve) {
+      if (resolvers.size >= 10_000) resolvers.clear();
+      resolve = principalResolver(model, r, evaluator.context);
+      resolvers.set(r, resolve);
+    }
+    return resolve;
   };
   for (const resource of resources) {
     const shape = describeResource(resource);
@@ -78,6 +102,9 @@ export function* summarizeResources(
       ? new Set(state.groups.keys())
       : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
     const resourceType = shape.type;
+    /** What grants each capability of `set` to the members of a group (represented by `rep`). */
+    const sourcesOf = (rep: PrincipalRecord, set: TriSet) =>
+      batchSources(index, resource, literals, window, set, rep, callerOf(rep), resolverOf(rep));
     if (!perPrincipal) {
       for (const [cls, keys] of state.classes) {
         const levels = sharedLevels(
@@ -91,32 +118,52 @@ export function* summarizeResources(
           generics,
           named,
         );
-        for (const { key, list } of levels) {
+        for (const { key, list, set } of levels) {
           if (singledKeys.has(key)) continue;
-          yield* emitRows(resource, resourceType, window, unnamedMembers(state, key, named), list);
+          const members = unnamedMembers(state, key, named);
+          const rep = members[0];
+          if (!rep) continue;
+          yield* emitRows(
+            resource,
+            resourceType,
+            window,
+            members,
+            list,
+            names,
+            rep,
+            sourcesOf(rep, set),
+          );
         }
       }
       for (const key of singledKeys) {
         const rep = firstUnnamed(state.groups.get(key) ?? [], named);
         if (!rep) continue;
         const sets = literals.map((l) => evaluator.evaluatePrincipal(rep, l, window));
+        const set = combine(state, index, sets);
         yield* emitRows(
           resource,
           resourceType,
           window,
           unnamedMembers(state, key, named),
-          capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
+          capabilityLevels(index, set, window.firstWord, window),
+          names,
+          rep,
+          sourcesOf(rep, set),
         );
       }
     }
     for (const m of perPrincipal ? records : namedMembers(state, named)) {
       const sets = literals.map((l) => evaluator.evaluatePrincipal(m, l, window));
+      const set = combine(state, index, sets);
       yield* emitRows(
         resource,
         resourceType,
         window,
         [m],
-        capabilityLevels(index, combine(state, index, sets), window.firstWord, window),
+        capabilityLevels(index, set, window.firstWord, window),
+        names,
+        m,
+        sourcesOf(m, set),
       );
     }
     const base = {
@@ -129,12 +176,30 @@ export function* summarizeResources(
       const sets = literals.map((l) =>
         evaluator.evaluate(entry.caller, undefined, l, window, true),
       );
-      for (const level of capabilityLevels(
-        index,
-        combine(state, index, sets),
-        window.firstWord,
-        window,
-      )) {
+      const set = combine(state, index, sets);
+      let candidates: GrantCandidate[] | undefined;
+      for (const level of capabilityLevels(index, set, window.firstWord, window)) {
+        candidates ??= grantCandidates(
+          index,
+          [resource.policy],
+          set,
+          window.firstWord,
+          window,
+          literals,
+          createKeyResolver(
+            model,
+            {
+              principal: entry.caller.arn,
+              action: "",
+              resource: shape.literal,
+              ...(evaluator.context && { context: evaluator.context }),
+            },
+            entry.caller,
+            undefined,
+            resource.accountId,
+          ),
+          (s) => matchStatementPrincipal(s, entry.caller) !== "none",
+        );
         yield {
           ...base,
           capability: level.capability,
@@ -142,6 +207,9 @@ export function* summarizeResources(
           principalType: entry.principalType,
           inAccount: false,
           conditional: level.conditional,
+          grantedBy: names.resourceSources(
+            grantingPolicies(index, candidates, level.capability, window),
+          ),
         };
       }
     }
@@ -163,7 +231,7 @@ function sharedLevels(
   literals: readonly string[],
   generics: readonly string[],
   named: ReadonlySet<string>,
-): { key: string; list: CapabilityLevel[] }[] {
+): { key: string; list: CapabilityLevel[]; set: TriSet }[] {
   let rep: PrincipalRecord | undefined;
   for (const key of keys) {
     rep = firstUnnamed(state.groups.get(key) ?? [], named);
@@ -194,8 +262,9 @@ function sharedLevels(
       const sets = sides.map((side, i) =>
         evaluator.evaluate(callerOf(member), member, generics[i] as string, window, false, side),
       );
-      const list = capabilityLevels(index, combine(state, index, sets), window.firstWord, window);
-      if (list.length > 0) levels.push({ key, list });
+      const set = combine(state, index, sets);
+      const list = capabilityLevels(index, set, window.firstWord, window);
+      if (list.length > 0) levels.push({ key, list, set });
     }
     state.shared.set(cacheKey, levels);
   }
@@ -208,8 +277,12 @@ function* emitRows(
   window: PrefixWindow,
   members: readonly PrincipalRecord[],
   levels: readonly CapabilityLevel[],
+  names: GrantNames,
+  rep: PrincipalRecord,
+  sourcesOf: (capability: CapabilityLevel["capability"]) => readonly GrantingPolicy[],
 ): Generator<ResourceAccessSummary> {
   for (const level of levels) {
+    const sources = sourcesOf(level.capability);
     for (const m of members) {
       yield {
         resourceArn: resource.resourceArn,
@@ -220,7 +293,51 @@ function* emitRows(
         principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
         inAccount: m.accountId === resource.accountId,
         conditional: level.conditional,
+        grantedBy: names.sourcesFor(rep, m, sources),
       };
     }
   }
+}
+
+/**
+ * What gives each capability of `set` on a resource to principals like `rep`: the resource
+ * policy's Allow statements that match the caller, and the caller's identity policies'
+ * Allow statements that apply to the resource (same account: either grants; across
+ * accounts both are needed, so both are listed).
+ */
+function batchSources(
+  index: ActionIndex,
+  resource: ResourcePolicyRecord,
+  literals: readonly string[],
+  window: PrefixWindow,
+  set: TriSet,
+  rep: PrincipalRecord,
+  caller: Caller,
+  resolve: KeyResolver,
+): (capability: CapabilityLevel["capability"]) => GrantingPolicy[] {
+  let candidates: GrantCandidate[] | undefined;
+  return (capability) => {
+    candidates ??= [
+      ...grantCandidates(
+        index,
+        [resource.policy],
+        set,
+        window.firstWord,
+        window,
+        literals,
+        resolve,
+        (s) => matchStatementPrincipal(s, caller) !== "none",
+      ),
+      ...grantCandidates(
+        index,
+        rep.identityPolicies,
+        set,
+        window.firstWord,
+        window,
+        literals,
+        resolve,
+      ),
+    ];
+    return grantingPolicies(index, candidates, capability, window);
+  };
 }
