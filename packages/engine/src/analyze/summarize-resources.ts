@@ -1,5 +1,6 @@
 import { serviceNameForPrefix } from "@sightline/capabilities";
 import { parseArn } from "../arn/parse-arn.ts";
+import { protectedRulesFor } from "../authorize/aws-protected-resources.ts";
 import type { Caller } from "../authorize/caller.ts";
 import { matchStatementPrincipal } from "../authorize/match-principal.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
@@ -98,9 +99,17 @@ export function* summarizeResources(
     const literals = shape.objectLiteral ? [shape.literal, shape.objectLiteral] : [shape.literal];
     const generics = literals.map(genericResource);
     const singled = literals.map((l, i) => singledOut(state, l, generics[i] as string));
-    const singledKeys = singled.includes("all")
-      ? new Set(state.groups.keys())
-      : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
+    // A resource AWS protects while its stand-in is not (an AWS managed key the snapshot
+    // lists) is evaluated as itself for every group.
+    const protectedAlone = literals.some(
+      (l, i) =>
+        protectedRulesFor(l, model).length !==
+        protectedRulesFor(generics[i] as string, model).length,
+    );
+    const singledKeys =
+      singled.includes("all") || protectedAlone
+        ? new Set(state.groups.keys())
+        : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
     const resourceType = shape.type;
     /** What grants each capability of `set` to the members of a group (represented by `rep`). */
     const sourcesOf = (rep: PrincipalRecord, set: TriSet) =>

@@ -127,7 +127,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
       : composed;
   const notes = describeRules(layers, scope.notes);
   // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
-  const refused = refusedByAws(request.action, request.resource);
+  const refused = refusedByAws(request.action, request.resource, model);
   if (refused)
     notes.push(
       `AWS does not let customers call ${request.action} on ${refused.what}, whatever their policies allow (${refused.source})`,
