@@ -59,10 +59,14 @@ export function analyzeAccount(
   const wanted = options.accounts ? new Set(options.accounts) : undefined;
   const records = [...model.principals.values()].filter((p) => !wanted || wanted.has(p.accountId));
   const groups = groupPrincipals(records, (r) => policySetKey(model, evaluator.ids, index, r));
+  const names = new GrantNames(evaluator.ids, index);
   const summaries = new Map<string, PolicySetSummary>();
   const groupOf = new Map<string, string>();
   for (const [key, members] of groups) {
-    summaries.set(key, summarizePolicySet(model, evaluator, index, members[0] as PrincipalRecord));
+    summaries.set(
+      key,
+      summarizePolicySet(model, evaluator, index, members[0] as PrincipalRecord, names),
+    );
     for (const m of members) groupOf.set(m.arn, key);
   }
   const summaryOf = (arn: string) => summaries.get(groupOf.get(arn) ?? "");
@@ -99,11 +103,11 @@ export function analyzeAccount(
         window,
         literal,
         summary.serviceWide,
-        sourceFinder(index, member, set, window, literal, resolve),
+        sourceFinder(index, names, member, set, window, literal, resolve),
       ).map((g) => ({ ...g, window }));
     });
   };
-  const names = new GrantNames(evaluator.ids);
+
   const principals: PrincipalRow[] = records.map((r) => {
     const summary = summaryOf(r.arn);
     return {

@@ -31,9 +31,9 @@ export interface GrantCandidate {
 }
 
 /**
- * The Allow statements of `policies` that give actions `set` allows within the window on
- * one of `literals`. `offsetWord` is the first word `set` covers (0 for a full-catalogue set).
- * `principalMatches` filters statements by their Principal (resource policies).
+ * The Allow statements of `policies` that give actions `set` allows within the window and
+ * that `applies` (to the resource, and for resource policies to the caller). `offsetWord`
+ * is the first word `set` covers (0 for a full-catalogue set).
  */
 export function grantCandidates(
   index: ActionIndex,
@@ -41,9 +41,7 @@ export function grantCandidates(
   set: TriSet,
   offsetWord: number,
   window: PrefixWindow,
-  literals: readonly string[],
-  resolve: KeyResolver,
-  principalMatches?: (statement: Statement) => boolean,
+  applies: (policy: Policy, statement: Statement) => boolean,
 ): GrantCandidate[] {
   const out: GrantCandidate[] = [];
   const { maybe } = set;
@@ -62,57 +60,28 @@ export function grantCandidates(
         hit ??= new Uint32Array(width);
         hit[w] = bits;
       }
-      if (!hit) continue;
-      if (principalMatches && !principalMatches(statement)) continue;
-      if (
-        !literals.some(
-          (l) => statementAppliesToResource(policy, statement, l, resolve).kind !== "false",
-        )
-      )
-        continue;
-      out.push({ policy, statement, hit });
+      if (hit && applies(policy, statement)) out.push({ policy, statement, hit });
     }
   }
   return out;
 }
 
-/** The candidates that give an action of `capability`, grouped by policy (in policy order). */
-export function grantingPolicies(
-  index: ActionIndex,
-  candidates: readonly GrantCandidate[],
-  capability: Capability,
-  window: PrefixWindow,
-): GrantingPolicy[] {
-  const out: GrantingPolicy[] = [];
-  if (candidates.length === 0) return out;
-  const cap = index.capabilityMask(capability);
-  for (const c of candidates) {
-    let gives = false;
-    for (let w = 0; w < c.hit.length && !gives; w++)
-      gives = ((c.hit[w] as number) & (cap[window.firstWord + w] as number)) !== 0;
-    if (!gives) continue;
-    const last = out[out.length - 1];
-    if (last && last.policy === c.policy) last.statements.push(c.statement);
-    else out.push({ policy: c.policy, statements: [c.statement] });
-  }
-  return out;
-}
-
-/** Union of several lists, one entry per policy, statements in first-seen order. */
-export function mergeGrantingPolicies(
-  lists: readonly (readonly GrantingPolicy[])[],
-): GrantingPolicy[] {
-  const byPolicy = new Map<Policy, GrantingPolicy>();
-  for (const list of lists) {
-    for (const g of list) {
-      const existing = byPolicy.get(g.policy);
-      if (!existing) byPolicy.set(g.policy, { policy: g.policy, statements: [...g.statements] });
-      else
-        for (const s of g.statements)
-          if (!existing.statements.includes(s)) existing.statements.push(s);
+/** Whether a statement may apply to one of `literals`, computed once per statement. */
+export function appliesTo(
+  literals: readonly string[],
+  resolve: KeyResolver,
+): (policy: Policy, statement: Statement) => boolean {
+  const known = new Map<Statement, boolean>();
+  return (policy, statement) => {
+    let applies = known.get(statement);
+    if (applies === undefined) {
+      applies = literals.some(
+        (l) => statementAppliesToResource(policy, statement, l, resolve).kind !== "false",
+      );
+      known.set(statement, applies);
     }
-  }
-  return [...byPolicy.values()];
+    return applies;
+  };
 }
 
 /** A policy as a reviewer finds it: its ARN or inline name, and how the principal has it. */
@@ -152,7 +121,74 @@ export class GrantNames {
   >();
   private readonly converted = new WeakMap<readonly GrantingPolicy[], Map<string, GrantSource[]>>();
 
-  constructor(private readonly ids: PolicyIds) {}
+  private readonly interned = new Map<string, readonly GrantingPolicy[]>();
+  private readonly policyUids = new WeakMap<Policy, number>();
+  private nextUid = 0;
+
+  constructor(
+    private readonly ids: PolicyIds,
+    private readonly index: ActionIndex,
+  ) {}
+
+  /**
+   * The candidates that give an action of `capability`, grouped by policy (in policy
+   * order). Equal lists are one object, so that rows share their conversions.
+   */
+  granting(
+    candidates: readonly GrantCandidate[],
+    capability: Capability,
+    window: PrefixWindow,
+  ): readonly GrantingPolicy[] {
+    if (candidates.length === 0) return NO_POLICIES;
+    const cap = this.index.capabilityMask(capability);
+    const out: GrantingPolicy[] = [];
+    for (const c of candidates) {
+      let gives = false;
+      for (let w = 0; w < c.hit.length && !gives; w++)
+        gives = ((c.hit[w] as number) & (cap[window.firstWord + w] as number)) !== 0;
+      if (!gives) continue;
+      const last = out[out.length - 1];
+      if (last && last.policy === c.policy) last.statements.push(c.statement);
+      else out.push({ policy: c.policy, statements: [c.statement] });
+    }
+    return this.intern(out);
+  }
+
+  /** Union of several lists, one entry per policy, statements in first-seen order. */
+  merge(lists: readonly (readonly GrantingPolicy[])[]): readonly GrantingPolicy[] {
+    if (lists.length === 1) return lists[0] as readonly GrantingPolicy[];
+    const byPolicy = new Map<Policy, GrantingPolicy>();
+    for (const list of lists) {
+      for (const g of list) {
+        const existing = byPolicy.get(g.policy);
+        if (!existing) byPolicy.set(g.policy, { policy: g.policy, statements: [...g.statements] });
+        else
+          for (const s of g.statements)
+            if (!existing.statements.includes(s)) existing.statements.push(s);
+      }
+    }
+    return this.intern([...byPolicy.values()]);
+  }
+
+  private intern(list: GrantingPolicy[]): readonly GrantingPolicy[] {
+    if (list.length === 0) return NO_POLICIES;
+    const key = list
+      .map((g) => {
+        let uid = this.policyUids.get(g.policy);
+        if (uid === undefined) {
+          uid = this.nextUid++;
+          this.policyUids.set(g.policy, uid);
+        }
+        return `${uid}:${g.statements.map((s) => s.index).join(",")}`;
+      })
+      .join("|");
+    let found = this.interned.get(key);
+    if (!found) {
+      found = list;
+      this.interned.set(key, found);
+    }
+    return found;
+  }
 
   /** Content and name of each identity policy, in order: equal signatures name alike. */
   private signatureOf(record: PrincipalRecord): string {
@@ -233,3 +269,4 @@ export class GrantNames {
 }
 
 const NONE: readonly GrantSource[] = Object.freeze([]);
+const NO_POLICIES: readonly GrantingPolicy[] = Object.freeze([]);

@@ -12,11 +12,11 @@ import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { hasBit } from "./bits.ts";
 import { capabilityLevels, namesCapability } from "./capability-levels.ts";
 import {
+  appliesTo,
   type GrantCandidate,
   type GrantingPolicy,
+  GrantNames,
   grantCandidates,
-  grantingPolicies,
-  mergeGrantingPolicies,
 } from "./grant-sources.ts";
 import type { TriSet } from "./tri-set.ts";
 
@@ -59,10 +59,13 @@ export function summarizePolicySet(
   evaluator: AccessEvaluator,
   index: ActionIndex,
   rep: PrincipalRecord,
+  /** Interns the granting policies (one per analysis). */
+  names = new GrantNames(evaluator.ids, index),
 ): PolicySetSummary {
   const sets = new Map<string, TriSet>();
   const wide = new Map<string, CapabilityGrant>();
   const resolve = principalResolver(model, rep, evaluator.context);
+  const appliesOnStar = appliesTo(["*"], resolve);
   const addWide = (set: TriSet, offsetWord: number, window: PrefixWindow) => {
     let candidates: GrantCandidate[] | undefined;
     for (const level of capabilityLevels(index, set, offsetWord, window)) {
@@ -75,8 +78,7 @@ export function summarizePolicySet(
           set,
           offsetWord,
           window,
-          ["*"],
-          resolve,
+          appliesOnStar,
         );
         wide.set(key, {
           service: window.service,
@@ -84,7 +86,7 @@ export function summarizePolicySet(
           resource: "",
           conditional: level.conditional,
           exceptResources: [],
-          sources: grantingPolicies(index, candidates, level.capability, window),
+          sources: names.granting(candidates, level.capability, window),
         });
       }
     }
@@ -115,7 +117,7 @@ export function summarizePolicySet(
       sets.set(setKey, set);
       const policy = findResourcePolicy(model, `${window.prefix}:*`, literal).record?.policy;
       if (policy) governed.push({ literal, window, policy });
-      const finder = sourceFinder(index, rep, set, window, literal, resolve);
+      const finder = sourceFinder(index, names, rep, set, window, literal, resolve);
       for (const grant of scopedGrants(index, set, window, literal, wide, finder)) {
         const key = `${grant.service}|${grant.capability}|${literal}`;
         const existing = scoped.get(key);
@@ -132,7 +134,7 @@ export function summarizePolicySet(
     serviceWide: wide,
     governed,
     iamAdmin: admin.length === 0 ? "no" : admin.some((g) => !g.conditional) ? "yes" : "conditional",
-    iamAdminSources: mergeGrantingPolicies(admin.map((g) => g.sources)),
+    iamAdminSources: names.merge(admin.map((g) => g.sources)),
     iamAdminActions: iamAdminActions(index, admin, sets),
     sets,
   };
@@ -157,12 +159,13 @@ export function principalResolver(
 /** What gives each capability of a decision set on `literal`: the principal's identity policies. */
 export function sourceFinder(
   index: ActionIndex,
+  names: GrantNames,
   record: PrincipalRecord,
   set: TriSet,
   window: PrefixWindow,
   literal: string,
   resolve: ReturnType<typeof principalResolver>,
-): (capability: Capability) => GrantingPolicy[] {
+): (capability: Capability) => readonly GrantingPolicy[] {
   let candidates: GrantCandidate[] | undefined;
   return (capability) => {
     candidates ??= grantCandidates(
@@ -171,10 +174,9 @@ export function sourceFinder(
       set,
       window.firstWord,
       window,
-      [literal],
-      resolve,
+      appliesTo([literal], resolve),
     );
-    return grantingPolicies(index, candidates, capability, window);
+    return names.granting(candidates, capability, window);
   };
 }
 

@@ -5,6 +5,7 @@ import type { Caller } from "../authorize/caller.ts";
 import { matchStatementPrincipal } from "../authorize/match-principal.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
 import { fromRecord } from "../authorize/resolve-caller.ts";
+import type { Policy, Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type {
   AccountModel,
@@ -18,11 +19,11 @@ import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
 import {
+  appliesTo,
   type GrantCandidate,
   type GrantingPolicy,
   GrantNames,
   grantCandidates,
-  grantingPolicies,
 } from "./grant-sources.ts";
 import {
   combine,
@@ -64,7 +65,7 @@ export function* summarizeResources(
   /** Principal groups per service prefix; pass one map to reuse them across calls. */
   states = new Map<string, PrefixState>(),
   /** Names the granting policies of each row (one per analysis). */
-  names = new GrantNames(evaluator.ids),
+  names = new GrantNames(evaluator.ids, index),
 ): Generator<ResourceAccessSummary> {
   const callers = new Map<PrincipalRecord, Caller>();
   const callerOf = (r: PrincipalRecord) => {
@@ -85,6 +86,9 @@ export function* summarizeResources(
     }
     return resolve;
   };
+  // Identity statements that grant a group on a shared decision set (evaluated on the
+  // stand-in resource): shared by every resource whose policy gives the same set.
+  const sharedIdentity = new WeakMap<TriSet, Map<PrincipalRecord, GrantCandidate[]>>();
   for (const resource of resources) {
     const shape = describeResource(resource);
     const window = index.windows.get(shape.prefix);
@@ -111,9 +115,54 @@ export function* summarizeResources(
         ? new Set(state.groups.keys())
         : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
     const resourceType = shape.type;
-    /** What grants each capability of `set` to the members of a group (represented by `rep`). */
-    const sourcesOf = (rep: PrincipalRecord, set: TriSet) =>
-      batchSources(index, resource, literals, window, set, rep, callerOf(rep), resolverOf(rep));
+    let onResource: ((policy: Policy, statement: Statement) => boolean) | undefined;
+    /**
+     * What grants each capability of `set` to the members of a group (represented by
+     * `rep`): the resource policy's Allow statements that match the caller, and the
+     * caller's identity policies' Allow statements that apply to the resource (same
+     * account: either grants; across accounts both are needed, so both are listed).
+     * `shared`: `set` is a shared outcome on the stand-in resources.
+     */
+    const sourcesOf = (rep: PrincipalRecord, set: TriSet, shared = false) => {
+      let candidates: GrantCandidate[] | undefined;
+      return (capability: CapabilityLevel["capability"]): readonly GrantingPolicy[] => {
+        if (!candidates) {
+          const caller = callerOf(rep);
+          const applies = perPrincipal
+            ? appliesTo(literals, resolverOf(rep))
+            : (onResource ??= appliesTo(literals, resolverOf(rep)));
+          const fromResource = grantCandidates(
+            index,
+            [resource.policy],
+            set,
+            window.firstWord,
+            window,
+            (p, s) => matchStatementPrincipal(s, caller) !== "none" && applies(p, s),
+          );
+          let byRep = shared ? sharedIdentity.get(set) : undefined;
+          let fromIdentity = byRep?.get(rep);
+          if (!fromIdentity) {
+            fromIdentity = grantCandidates(
+              index,
+              rep.identityPolicies,
+              set,
+              window.firstWord,
+              window,
+              appliesTo(shared ? generics : literals, resolverOf(rep)),
+            );
+            if (shared) {
+              if (!byRep) {
+                byRep = new Map();
+                sharedIdentity.set(set, byRep);
+              }
+              byRep.set(rep, fromIdentity);
+            }
+          }
+          candidates = [...fromResource, ...fromIdentity];
+        }
+        return names.granting(candidates, capability, window);
+      };
+    };
     if (!perPrincipal) {
       for (const [cls, keys] of state.classes) {
         const levels = sharedLevels(
@@ -140,7 +189,7 @@ export function* summarizeResources(
             list,
             names,
             rep,
-            sourcesOf(rep, set),
+            sourcesOf(rep, set, true),
           );
         }
       }
@@ -194,21 +243,22 @@ export function* summarizeResources(
           set,
           window.firstWord,
           window,
-          literals,
-          createKeyResolver(
-            model,
-            {
-              principal: entry.caller.arn,
-              action: "",
-              resource: shape.literal,
-              ...(evaluator.context && { context: evaluator.context }),
-            },
-            entry.caller,
-            undefined,
-            resource.accountId,
+          appliesTo(
+            literals,
+            createKeyResolver(
+              model,
+              {
+                principal: entry.caller.arn,
+                action: "",
+                resource: shape.literal,
+                ...(evaluator.context && { context: evaluator.context }),
+              },
+              entry.caller,
+              undefined,
+              resource.accountId,
+            ),
           ),
-          (s) => matchStatementPrincipal(s, entry.caller) !== "none",
-        );
+        ).filter((c) => matchStatementPrincipal(c.statement, entry.caller) !== "none");
         yield {
           ...base,
           capability: level.capability,
@@ -216,9 +266,7 @@ export function* summarizeResources(
           principalType: entry.principalType,
           inAccount: false,
           conditional: level.conditional,
-          grantedBy: names.resourceSources(
-            grantingPolicies(index, candidates, level.capability, window),
-          ),
+          grantedBy: names.resourceSources(names.granting(candidates, level.capability, window)),
         };
       }
     }
@@ -306,47 +354,4 @@ function* emitRows(
       };
     }
   }
-}
-
-/**
- * What gives each capability of `set` on a resource to principals like `rep`: the resource
- * policy's Allow statements that match the caller, and the caller's identity policies'
- * Allow statements that apply to the resource (same account: either grants; across
- * accounts both are needed, so both are listed).
- */
-function batchSources(
-  index: ActionIndex,
-  resource: ResourcePolicyRecord,
-  literals: readonly string[],
-  window: PrefixWindow,
-  set: TriSet,
-  rep: PrincipalRecord,
-  caller: Caller,
-  resolve: KeyResolver,
-): (capability: CapabilityLevel["capability"]) => GrantingPolicy[] {
-  let candidates: GrantCandidate[] | undefined;
-  return (capability) => {
-    candidates ??= [
-      ...grantCandidates(
-        index,
-        [resource.policy],
-        set,
-        window.firstWord,
-        window,
-        literals,
-        resolve,
-        (s) => matchStatementPrincipal(s, caller) !== "none",
-      ),
-      ...grantCandidates(
-        index,
-        rep.identityPolicies,
-        set,
-        window.firstWord,
-        window,
-        literals,
-        resolve,
-      ),
-    ];
-    return grantingPolicies(index, candidates, capability, window);
-  };
 }
