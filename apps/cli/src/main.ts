@@ -46,6 +46,7 @@ const ANALYZE_OPTIONS = {
   ...SNAPSHOT_FILE_OPTIONS,
   format: { type: "string", multiple: true, default: ["csv"] },
   out: { type: "string" },
+  show: { type: "string", multiple: true },
 } satisfies OptionTable;
 
 const AUTHORIZE_OPTIONS = {
@@ -68,6 +69,7 @@ async function analyze(args: string[]): Promise<number> {
     ...files,
     formats,
     out,
+    ...(values.show ? { show: values.show } : {}),
     progress: (m) => process.stderr.write(`${m}\n`),
   });
   process.stdout.write(`${JSON.stringify({ out, ...counts })}\n`);

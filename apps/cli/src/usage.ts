@@ -4,7 +4,7 @@
 export const USAGE = `usage:
   sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
                     [--resource-policies dir] [--buckets list.json ...] [--organization org.json]
-                    [--format csv|jsonl|parquet ...] --out dir
+                    [--format csv|jsonl|parquet ...] --out dir [--show ARN|name|all ...]
   sightline authorize --authorization-details gaad.json [--resource-policies dir]
                     [--buckets list.json ...] [--organization org.json]
                     --principal ARN --action service:Action --resource ARN
@@ -28,6 +28,10 @@ export const USAGE = `usage:
   --format             report formats, repeated or comma-separated (default csv); the reports are
                        principals, resources, principal-access-summaries, resource-access-summaries,
                        and resource-access-paths (JSON Lines, and Parquet when asked)
+  --show               analyze: also print the access of these principals (ARN or name) and
+                       resources (ARN), or of all, one line per row with the policies that grant
+                       it, e.g. "granted by: AdministratorAccess (managed, arn:…) [#0], inline 'x'
+                       [Sid1]"; IAM admins with the IAM actions that make them one
   --context            request context, e.g. aws:SourceIp=10.0.0.1 (repeat a key for several values)
 
   paths                who can reach each resource, directly or by assuming roles across the accounts

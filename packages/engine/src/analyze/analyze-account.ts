@@ -59,7 +59,7 @@ export function analyzeAccount(
   const wanted = options.accounts ? new Set(options.accounts) : undefined;
   const records = [...model.principals.values()].filter((p) => !wanted || wanted.has(p.accountId));
   const groups = groupPrincipals(records, (r) => policySetKey(model, evaluator.ids, index, r));
-  const names = new GrantNames(evaluator.ids, index);
+  const names = new GrantNames(evaluator.ids);
   const summaries = new Map<string, PolicySetSummary>();
   const groupOf = new Map<string, string>();
   for (const [key, members] of groups) {
@@ -103,7 +103,7 @@ export function analyzeAccount(
         window,
         literal,
         summary.serviceWide,
-        sourceFinder(index, names, member, set, window, literal, resolve),
+        sourceFinder(index, member, set, window, literal, resolve),
       ).map((g) => ({ ...g, window }));
     });
   };
@@ -119,6 +119,7 @@ export function analyzeAccount(
       groupArns: r.groupArns,
       ...(r.permissionsBoundary && { permissionsBoundaryArn: r.permissionsBoundary.id }),
       tags: r.tags,
+      // Computed on first read, from the policy set's summary.
       iamAdminGrantedBy: summary ? names.sourcesFor(summary.rep, r, summary.iamAdminSources) : [],
       iamAdminActions: summary?.iamAdminActions ?? [],
     };
@@ -189,6 +190,7 @@ function* principalRows(
     if (!summary) continue;
     const principalType = r.kind === "user" ? "IAMUser" : "IAMRole";
     const own = memberSpecificGrants(summary, r);
+    const alike = names.namesAlike(summary.rep, r);
     for (const g of own ? [...summary.grants.filter((x) => !x.window), ...own] : summary.grants) {
       yield {
         principalArn: r.arn,
@@ -199,8 +201,11 @@ function* principalRows(
         resourceArn: g.resource,
         conditional: g.conditional,
         exceptResources: g.exceptResources,
-        // Member-specific grants are computed from the member's own policies.
-        grantedBy: names.sourcesFor(g.window && own ? r : summary.rep, r, g.sources),
+        // Per policy set, named per member; member-specific grants from its own policies.
+        grantedBy:
+          alike || (g.window && own)
+            ? names.convert(g.sources)
+            : names.sourcesFor(summary.rep, r, g.sources, false),
       };
     }
   }

@@ -1,4 +1,4 @@
-import type { Capability } from "@sightline/capabilities";
+import { CAPABILITIES, type Capability } from "@sightline/capabilities";
 import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
 import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
@@ -23,56 +23,161 @@ export interface GrantingPolicy {
   statements: Statement[];
 }
 
-/** An Allow statement that gives some allowed action of a window (`hit`: window-relative words). */
-export interface GrantCandidate {
-  policy: Policy;
-  statement: Statement;
-  hit: Uint32Array;
+/** Granting policies, and once named, their grant sources (shared by every row they grant). */
+export interface GrantList {
+  readonly policies: readonly GrantingPolicy[];
+  named?: readonly GrantSource[];
 }
 
-/**
- * The Allow statements of `policies` that give actions `set` allows within the window and
- * that `applies` (to the resource, and for resource policies to the caller). `offsetWord`
- * is the first word `set` covers (0 for a full-catalogue set).
- */
-export function grantCandidates(
-  index: ActionIndex,
-  policies: readonly Policy[],
-  set: TriSet,
-  offsetWord: number,
-  window: PrefixWindow,
-  applies: (policy: Policy, statement: Statement) => boolean,
-): GrantCandidate[] {
-  const out: GrantCandidate[] = [];
-  const { maybe } = set;
-  if (maybe === 0) return out;
-  const width = window.lastWord - window.firstWord;
-  for (const policy of policies) {
-    for (const statement of policy.statements) {
-      if (statement.effect !== "Allow" || statement.invalid) continue;
-      const actions = index.actionSet(statement);
-      let hit: Uint32Array | undefined;
-      for (let w = 0; w < width; w++) {
-        const g = window.firstWord + w;
-        let bits = (actions[g] as number) & (window.ownMask[w] as number);
-        if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
-        if (bits === 0) continue;
-        hit ??= new Uint32Array(width);
-        hit[w] = bits;
-      }
-      if (hit && applies(policy, statement)) out.push({ policy, statement, hit });
-    }
-  }
+/** An Allow statement of a policy, with its action set. */
+export interface AllowStatement {
+  policy: Policy;
+  statement: Statement;
+  actions: Uint32Array;
+}
+type Candidate = AllowStatement;
+
+/** The valid Allow statements of `policies`: list them once to search them per window. */
+export function allowStatements(index: ActionIndex, policies: readonly Policy[]): AllowStatement[] {
+  const out: AllowStatement[] = [];
+  for (const policy of policies)
+    for (const statement of policy.statements)
+      if (statement.effect === "Allow" && !statement.invalid)
+        out.push({ policy, statement, actions: index.actionSet(statement) });
   return out;
 }
 
-/** Whether a statement may apply to one of `literals`, computed once per statement. */
+const isAllowList = (
+  list: readonly Policy[] | readonly AllowStatement[],
+): list is readonly AllowStatement[] => list.length > 0 && "actions" in (list[0] as object);
+
+/**
+ * The Allow statements that give actions a decision set allows within one window, and
+ * for each capability the policies among them that give one of its actions. Lists are
+ * shared by the capabilities (and rows) that the same statements give.
+ */
+export class GrantCandidates {
+  private readonly lists = new Map<number | string, GrantList>();
+  /** Per candidate, a bit per capability (`CAPABILITIES` order) it gives an allowed action of. */
+  private capabilityBits: Uint8Array | undefined;
+
+  private constructor(
+    private readonly index: ActionIndex,
+    private readonly list: readonly Candidate[],
+    private readonly set: TriSet,
+    private readonly offsetWord: number,
+    private readonly window: PrefixWindow,
+  ) {}
+
+  /**
+   * The Allow statements of `policies` that give actions `set` allows within the window
+   * and that `applies` (to the resource; for resource policies, to the caller too).
+   * `offsetWord` is the first word `set` covers (0 for a full-catalogue set).
+   */
+  static find(
+    index: ActionIndex,
+    policies: readonly Policy[] | readonly AllowStatement[],
+    set: TriSet,
+    offsetWord: number,
+    window: PrefixWindow,
+    applies: (policy: Policy, statement: Statement) => boolean,
+  ): GrantCandidates {
+    const out: Candidate[] = [];
+    const { maybe } = set;
+    if (maybe !== 0) {
+      const allows = isAllowList(policies) ? policies : allowStatements(index, policies);
+      const width = window.lastWord - window.firstWord;
+      for (const c of allows) {
+        const { actions } = c;
+        let hit = false;
+        for (let w = 0; w < width && !hit; w++) {
+          const g = window.firstWord + w;
+          let bits = (actions[g] as number) & (window.ownMask[w] as number);
+          if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
+          hit = bits !== 0;
+        }
+        if (hit && applies(c.policy, c.statement)) out.push(c);
+      }
+    }
+    return new GrantCandidates(index, out, set, offsetWord, window);
+  }
+
+  /** These candidates, then `other`'s (over the same set and window). */
+  concat(other: GrantCandidates): GrantCandidates {
+    if (other.list.length === 0) return this;
+    if (this.list.length === 0) return other;
+    return new GrantCandidates(
+      this.index,
+      [...this.list, ...other.list],
+      this.set,
+      this.offsetWord,
+      this.window,
+    );
+  }
+
+  /** The policies (in policy order) whose candidates give an allowed action of `capability`. */
+  granting(capability: Capability): GrantList {
+    const n = this.list.length;
+    if (n === 0) return NO_GRANTS;
+    this.capabilityBits ??= this.computeCapabilityBits();
+    const bits = this.capabilityBits;
+    const bit = 1 << CAPABILITIES.indexOf(capability);
+    // Which candidates give it, as a key: lists are shared by the capabilities they serve.
+    let key: number | string = n <= 30 ? 0 : "";
+    for (let i = 0; i < n; i++) {
+      if (((bits[i] as number) & bit) === 0) continue;
+      if (typeof key === "number") key |= 1 << i;
+      else key += `${i},`;
+    }
+    let found = this.lists.get(key);
+    if (!found) {
+      const out: GrantingPolicy[] = [];
+      for (let i = 0; i < n; i++) {
+        if (((bits[i] as number) & bit) === 0) continue;
+        const c = this.list[i] as Candidate;
+        const last = out[out.length - 1];
+        if (last && last.policy === c.policy) last.statements.push(c.statement);
+        else out.push({ policy: c.policy, statements: [c.statement] });
+      }
+      found = out.length === 0 ? NO_GRANTS : { policies: out };
+      this.lists.set(key, found);
+    }
+    return found;
+  }
+
+  private computeCapabilityBits(): Uint8Array {
+    const out = new Uint8Array(this.list.length);
+    const caps = CAPABILITIES.map((c) => this.index.capabilityMask(c));
+    const { maybe } = this.set;
+    const { firstWord, lastWord, ownMask } = this.window;
+    this.list.forEach((c, i) => {
+      let found = 0;
+      for (let g = firstWord; g < lastWord; g++) {
+        let bits = (c.actions[g] as number) & (ownMask[g - firstWord] as number);
+        if (bits !== 0 && maybe !== 1 && maybe !== 0) bits &= maybe[g - this.offsetWord] as number;
+        if (bits === 0) continue;
+        for (let k = 0; k < caps.length; k++)
+          if (((caps[k] as Uint32Array)[g] as number) & bits) found |= 1 << k;
+      }
+      out[i] = found;
+    });
+    return out;
+  }
+}
+
+/**
+ * Whether a statement may apply to one of `literals`, computed once per statement.
+ * `shared`: the answers for statements of policies that do not depend on the principal
+ * (`PolicyIds.isDependent`), shared by every principal asked about these literals.
+ */
 export function appliesTo(
   literals: readonly string[],
   resolve: KeyResolver,
+  shared?: { ids: PolicyIds; known: Map<Statement, boolean> },
 ): (policy: Policy, statement: Statement) => boolean {
-  const known = new Map<Statement, boolean>();
+  const own = new Map<Statement, boolean>();
   return (policy, statement) => {
+    const known = shared && !shared.ids.isDependent(policy.statements) ? shared.known : own;
     let applies = known.get(statement);
     if (applies === undefined) {
       applies = literals.some(
@@ -82,6 +187,23 @@ export function appliesTo(
     }
     return applies;
   };
+}
+
+/** Union of several lists, one entry per policy, statements in first-seen order. */
+export function mergeGrantingPolicies(lists: readonly GrantList[]): GrantList {
+  if (lists.length === 0) return NO_GRANTS;
+  if (lists.length === 1) return lists[0] as GrantList;
+  const byPolicy = new Map<Policy, GrantingPolicy>();
+  for (const list of lists) {
+    for (const g of list.policies) {
+      const existing = byPolicy.get(g.policy);
+      if (!existing) byPolicy.set(g.policy, { policy: g.policy, statements: [...g.statements] });
+      else
+        for (const s of g.statements)
+          if (!existing.statements.includes(s)) existing.statements.push(s);
+    }
+  }
+  return { policies: [...byPolicy.values()] };
 }
 
 /** A policy as a reviewer finds it: its ARN or inline name, and how the principal has it. */
@@ -119,73 +241,30 @@ export class GrantNames {
     PrincipalRecord,
     { rep: PrincipalRecord; map: Map<Policy, Policy> }
   >();
-  private readonly converted = new WeakMap<readonly GrantingPolicy[], Map<string, GrantSource[]>>();
+  private readonly convertedFor = new WeakMap<GrantList, Map<string, readonly GrantSource[]>>();
+  private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
+  private readonly allows = new WeakMap<object, AllowStatement[]>();
 
-  private readonly interned = new Map<string, readonly GrantingPolicy[]>();
-  private readonly policyUids = new WeakMap<Policy, number>();
-  private nextUid = 0;
+  private readonly applicability = new Map<
+    string,
+    { ids: PolicyIds; known: Map<Statement, boolean> }
+  >();
 
-  constructor(
-    private readonly ids: PolicyIds,
-    private readonly index: ActionIndex,
-  ) {}
+  constructor(readonly ids: PolicyIds) {}
 
   /**
-   * The candidates that give an action of `capability`, grouped by policy (in policy
-   * order). Equal lists are one object, so that rows share their conversions.
+   * Statement applicability on literals that many principals are asked about (`*`, the
+   * stand-in resources), shared for the analysis (see `appliesTo`).
    */
-  granting(
-    candidates: readonly GrantCandidate[],
-    capability: Capability,
-    window: PrefixWindow,
-  ): readonly GrantingPolicy[] {
-    if (candidates.length === 0) return NO_POLICIES;
-    const cap = this.index.capabilityMask(capability);
-    const out: GrantingPolicy[] = [];
-    for (const c of candidates) {
-      let gives = false;
-      for (let w = 0; w < c.hit.length && !gives; w++)
-        gives = ((c.hit[w] as number) & (cap[window.firstWord + w] as number)) !== 0;
-      if (!gives) continue;
-      const last = out[out.length - 1];
-      if (last && last.policy === c.policy) last.statements.push(c.statement);
-      else out.push({ policy: c.policy, statements: [c.statement] });
-    }
-    return this.intern(out);
-  }
-
-  /** Union of several lists, one entry per policy, statements in first-seen order. */
-  merge(lists: readonly (readonly GrantingPolicy[])[]): readonly GrantingPolicy[] {
-    if (lists.length === 1) return lists[0] as readonly GrantingPolicy[];
-    const byPolicy = new Map<Policy, GrantingPolicy>();
-    for (const list of lists) {
-      for (const g of list) {
-        const existing = byPolicy.get(g.policy);
-        if (!existing) byPolicy.set(g.policy, { policy: g.policy, statements: [...g.statements] });
-        else
-          for (const s of g.statements)
-            if (!existing.statements.includes(s)) existing.statements.push(s);
-      }
-    }
-    return this.intern([...byPolicy.values()]);
-  }
-
-  private intern(list: GrantingPolicy[]): readonly GrantingPolicy[] {
-    if (list.length === 0) return NO_POLICIES;
-    const key = list
-      .map((g) => {
-        let uid = this.policyUids.get(g.policy);
-        if (uid === undefined) {
-          uid = this.nextUid++;
-          this.policyUids.set(g.policy, uid);
-        }
-        return `${uid}:${g.statements.map((s) => s.index).join(",")}`;
-      })
-      .join("|");
-    let found = this.interned.get(key);
+  sharedApplicability(literals: readonly string[]): {
+    ids: PolicyIds;
+    known: Map<Statement, boolean>;
+  } {
+    const key = literals.join("\n");
+    let found = this.applicability.get(key);
     if (!found) {
-      found = list;
-      this.interned.set(key, found);
+      found = { ids: this.ids, known: new Map() };
+      this.applicability.set(key, found);
     }
     return found;
   }
@@ -205,43 +284,72 @@ export class GrantNames {
     return sig;
   }
 
+  /** The Allow statements of a principal's identity policies or of a resource policy, listed once. */
+  allowsOf(index: ActionIndex, owner: PrincipalRecord | Policy): readonly AllowStatement[] {
+    let found = this.allows.get(owner);
+    if (!found) {
+      found = allowStatements(
+        index,
+        "identityPolicies" in owner ? owner.identityPolicies : [owner],
+      );
+      this.allows.set(owner, found);
+    }
+    return found;
+  }
+
+  /** Whether `member` names its policies as `rep` does (then `rep`'s lists convert as they are). */
+  namesAlike(rep: PrincipalRecord, member: PrincipalRecord): boolean {
+    return rep === member || this.signatureOf(rep) === this.signatureOf(member);
+  }
+
+  /** The grant sources of a list, named as its policies are. */
+  convert(list: GrantList): readonly GrantSource[] {
+    if (list.policies.length === 0) return NONE;
+    list.named ??= list.policies.map((g) => this.sourceOf(g.policy, g.statements));
+    return list.named;
+  }
+
   /** `rep`'s granting policies (and any resource policy) as `member`'s grant sources. */
   sourcesFor(
     rep: PrincipalRecord,
     member: PrincipalRecord,
-    policies: readonly GrantingPolicy[],
+    list: GrantList,
+    alike = this.namesAlike(rep, member),
   ): readonly GrantSource[] {
-    if (policies.length === 0) return NONE;
-    let bySignature = this.converted.get(policies);
+    if (list.policies.length === 0) return NONE;
+    if (alike) return this.convert(list);
+    let bySignature = this.convertedFor.get(list);
     if (!bySignature) {
       bySignature = new Map();
-      this.converted.set(policies, bySignature);
+      this.convertedFor.set(list, bySignature);
     }
-    const sig = member === rep ? this.signatureOf(rep) : this.signatureOf(member);
-    let sources = bySignature.get(sig);
-    if (!sources) {
-      const map =
-        member === rep || sig === this.signatureOf(rep) ? undefined : this.align(rep, member);
-      sources = policies.map((g) => toGrantSource(map?.get(g.policy) ?? g.policy, g.statements));
-      bySignature.set(sig, sources);
+    const sig = this.signatureOf(member);
+    let out = bySignature.get(sig);
+    if (!out) {
+      const map = this.align(rep, member);
+      out = list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
+      bySignature.set(sig, out);
     }
-    return sources;
+    return out;
   }
 
-  /** Resource policies only: named as they are. */
-  resourceSources(policies: readonly GrantingPolicy[]): readonly GrantSource[] {
-    if (policies.length === 0) return NONE;
-    let bySignature = this.converted.get(policies);
-    if (!bySignature) {
-      bySignature = new Map();
-      this.converted.set(policies, bySignature);
+  /** One object per policy and statements, shared by every row it grants. */
+  private sourceOf(policy: Policy, statements: readonly Statement[]): GrantSource {
+    let byStatements = this.sources.get(policy);
+    if (!byStatements) {
+      byStatements = new Map();
+      this.sources.set(policy, byStatements);
     }
-    let sources = bySignature.get("");
-    if (!sources) {
-      sources = policies.map((g) => toGrantSource(g.policy, g.statements));
-      bySignature.set("", sources);
+    const key =
+      statements.length === 1
+        ? String(statements[0]?.index)
+        : statements.map((s) => s.index).join(",");
+    let source = byStatements.get(key);
+    if (!source) {
+      source = toGrantSource(policy, statements);
+      byStatements.set(key, source);
     }
-    return sources;
+    return source;
   }
 
   /** `rep`'s identity policies → `member`'s of the same content (same name first). */
@@ -269,4 +377,4 @@ export class GrantNames {
 }
 
 const NONE: readonly GrantSource[] = Object.freeze([]);
-const NO_POLICIES: readonly GrantingPolicy[] = Object.freeze([]);
+const NO_GRANTS: GrantList = Object.freeze({ policies: [], named: NONE });

@@ -12,11 +12,12 @@ import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { hasBit } from "./bits.ts";
 import { capabilityLevels, namesCapability } from "./capability-levels.ts";
 import {
+  allowStatements,
   appliesTo,
-  type GrantCandidate,
-  type GrantingPolicy,
+  GrantCandidates,
+  type GrantList,
   GrantNames,
-  grantCandidates,
+  mergeGrantingPolicies,
 } from "./grant-sources.ts";
 import type { TriSet } from "./tri-set.ts";
 
@@ -30,7 +31,7 @@ export interface CapabilityGrant {
   conditional: boolean;
   exceptResources: readonly string[];
   /** The identity policies (and statements) that give it (`grant-sources.ts`). */
-  sources: readonly GrantingPolicy[];
+  sources: GrantList;
 }
 
 /** What one effective policy set gives, computed once for all principals that share it. */
@@ -43,7 +44,8 @@ export interface PolicySetSummary {
   governed: { literal: string; window: PrefixWindow; policy: Policy }[];
   iamAdmin: "yes" | "conditional" | "no";
   /** IAM admins: the policies that give administer-resource on IAM, and its actions. */
-  iamAdminSources: readonly GrantingPolicy[];
+  /** IAM admins: the policies that give administer-resource on IAM, and its actions. */
+  iamAdminSources: GrantList;
   iamAdminActions: readonly string[];
   /** Decision sets by `prefix|resource` ("*|*" for the full catalogue on `*`). */
   sets: Map<string, TriSet>;
@@ -59,34 +61,28 @@ export function summarizePolicySet(
   evaluator: AccessEvaluator,
   index: ActionIndex,
   rep: PrincipalRecord,
-  /** Interns the granting policies (one per analysis). */
-  names = new GrantNames(evaluator.ids, index),
+  /** Shares statement applicability on `*` between policy sets (one per analysis). */
+  names = new GrantNames(evaluator.ids),
 ): PolicySetSummary {
   const sets = new Map<string, TriSet>();
   const wide = new Map<string, CapabilityGrant>();
   const resolve = principalResolver(model, rep, evaluator.context);
-  const appliesOnStar = appliesTo(["*"], resolve);
+  const appliesOnStar = appliesTo(["*"], resolve, names.sharedApplicability(["*"]));
+  const allows = allowStatements(index, rep.identityPolicies);
   const addWide = (set: TriSet, offsetWord: number, window: PrefixWindow) => {
-    let candidates: GrantCandidate[] | undefined;
+    let candidates: GrantCandidates | undefined;
     for (const level of capabilityLevels(index, set, offsetWord, window)) {
       const key = `${window.service}|${level.capability}`;
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
-        candidates ??= grantCandidates(
-          index,
-          rep.identityPolicies,
-          set,
-          offsetWord,
-          window,
-          appliesOnStar,
-        );
+        candidates ??= GrantCandidates.find(index, allows, set, offsetWord, window, appliesOnStar);
         wide.set(key, {
           service: window.service,
           capability: level.capability,
           resource: "",
           conditional: level.conditional,
           exceptResources: [],
-          sources: names.granting(candidates, level.capability, window),
+          sources: candidates.granting(level.capability),
         });
       }
     }
@@ -117,7 +113,7 @@ export function summarizePolicySet(
       sets.set(setKey, set);
       const policy = findResourcePolicy(model, `${window.prefix}:*`, literal).record?.policy;
       if (policy) governed.push({ literal, window, policy });
-      const finder = sourceFinder(index, names, rep, set, window, literal, resolve);
+      const finder = sourceFinder(index, rep, set, window, literal, resolve);
       for (const grant of scopedGrants(index, set, window, literal, wide, finder)) {
         const key = `${grant.service}|${grant.capability}|${literal}`;
         const existing = scoped.get(key);
@@ -134,7 +130,7 @@ export function summarizePolicySet(
     serviceWide: wide,
     governed,
     iamAdmin: admin.length === 0 ? "no" : admin.some((g) => !g.conditional) ? "yes" : "conditional",
-    iamAdminSources: names.merge(admin.map((g) => g.sources)),
+    iamAdminSources: mergeGrantingPolicies(admin.map((g) => g.sources)),
     iamAdminActions: iamAdminActions(index, admin, sets),
     sets,
   };
@@ -159,16 +155,15 @@ export function principalResolver(
 /** What gives each capability of a decision set on `literal`: the principal's identity policies. */
 export function sourceFinder(
   index: ActionIndex,
-  names: GrantNames,
   record: PrincipalRecord,
   set: TriSet,
   window: PrefixWindow,
   literal: string,
   resolve: ReturnType<typeof principalResolver>,
-): (capability: Capability) => readonly GrantingPolicy[] {
-  let candidates: GrantCandidate[] | undefined;
+): (capability: Capability) => GrantList {
+  let candidates: GrantCandidates | undefined;
   return (capability) => {
-    candidates ??= grantCandidates(
+    candidates ??= GrantCandidates.find(
       index,
       record.identityPolicies,
       set,
@@ -176,7 +171,7 @@ export function sourceFinder(
       window,
       appliesTo([literal], resolve),
     );
-    return names.granting(candidates, capability, window);
+    return candidates.granting(capability);
   };
 }
 
@@ -233,7 +228,7 @@ export function scopedGrants(
   literal: string,
   wide: ReadonlyMap<string, CapabilityGrant>,
   /** What gives each capability (`sourceFinder`). */
-  sourcesOf: (capability: Capability) => readonly GrantingPolicy[],
+  sourcesOf: (capability: Capability) => GrantList,
 ): CapabilityGrant[] {
   const out: CapabilityGrant[] = [];
   for (const level of capabilityLevels(index, set, window.firstWord, window)) {

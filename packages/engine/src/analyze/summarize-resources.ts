@@ -19,12 +19,13 @@ import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
 import {
+  type AllowStatement,
   appliesTo,
-  type GrantCandidate,
-  type GrantingPolicy,
+  GrantCandidates,
+  type GrantList,
   GrantNames,
-  grantCandidates,
 } from "./grant-sources.ts";
+import type { PolicyIds } from "./policy-traits.ts";
 import {
   combine,
   createPrefixState,
@@ -65,7 +66,7 @@ export function* summarizeResources(
   /** Principal groups per service prefix; pass one map to reuse them across calls. */
   states = new Map<string, PrefixState>(),
   /** Names the granting policies of each row (one per analysis). */
-  names = new GrantNames(evaluator.ids, index),
+  names = new GrantNames(evaluator.ids),
 ): Generator<ResourceAccessSummary> {
   const callers = new Map<PrincipalRecord, Caller>();
   const callerOf = (r: PrincipalRecord) => {
@@ -88,7 +89,7 @@ export function* summarizeResources(
   };
   // Identity statements that grant a group on a shared decision set (evaluated on the
   // stand-in resource): shared by every resource whose policy gives the same set.
-  const sharedIdentity = new WeakMap<TriSet, Map<PrincipalRecord, GrantCandidate[]>>();
+  const sharedIdentity = new WeakMap<TriSet, Map<PrincipalRecord, GrantCandidates>>();
   for (const resource of resources) {
     const shape = describeResource(resource);
     const window = index.windows.get(shape.prefix);
@@ -116,6 +117,8 @@ export function* summarizeResources(
         : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
     const resourceType = shape.type;
     let onResource: ((policy: Policy, statement: Statement) => boolean) | undefined;
+    let identityOnResource: { ids: PolicyIds; known: Map<Statement, boolean> } | undefined;
+    const matchingByClass = new Map<string, readonly AllowStatement[]>();
     /**
      * What grants each capability of `set` to the members of a group (represented by
      * `rep`): the resource policy's Allow statements that match the caller, and the
@@ -124,31 +127,50 @@ export function* summarizeResources(
      * `shared`: `set` is a shared outcome on the stand-in resources.
      */
     const sourcesOf = (rep: PrincipalRecord, set: TriSet, shared = false) => {
-      let candidates: GrantCandidate[] | undefined;
-      return (capability: CapabilityLevel["capability"]): readonly GrantingPolicy[] => {
+      let candidates: GrantCandidates | undefined;
+      return (capability: CapabilityLevel["capability"]): GrantList => {
         if (!candidates) {
           const caller = callerOf(rep);
           const applies = perPrincipal
             ? appliesTo(literals, resolverOf(rep))
             : (onResource ??= appliesTo(literals, resolverOf(rep)));
-          const fromResource = grantCandidates(
+          identityOnResource ??= { ids: evaluator.ids, known: new Map() };
+          // The resource policy treats the unnamed members of a class alike (as `sharedLevels`
+          // assumes): its statements that match them are listed once per class.
+          const classKey = shared ? `${caller.accountId}|${caller.kind}` : undefined;
+          let matching = classKey ? matchingByClass.get(classKey) : undefined;
+          if (!matching) {
+            matching = names
+              .allowsOf(index, resource.policy)
+              .filter(
+                (a) =>
+                  matchStatementPrincipal(a.statement, caller) !== "none" &&
+                  applies(a.policy, a.statement),
+              );
+            if (classKey) matchingByClass.set(classKey, matching);
+          }
+          const fromResource = GrantCandidates.find(
             index,
-            [resource.policy],
+            matching,
             set,
             window.firstWord,
             window,
-            (p, s) => matchStatementPrincipal(s, caller) !== "none" && applies(p, s),
+            ALWAYS,
           );
           let byRep = shared ? sharedIdentity.get(set) : undefined;
           let fromIdentity = byRep?.get(rep);
           if (!fromIdentity) {
-            fromIdentity = grantCandidates(
+            fromIdentity = GrantCandidates.find(
               index,
-              rep.identityPolicies,
+              names.allowsOf(index, rep),
               set,
               window.firstWord,
               window,
-              appliesTo(shared ? generics : literals, resolverOf(rep)),
+              appliesTo(
+                shared ? generics : literals,
+                resolverOf(rep),
+                shared ? names.sharedApplicability(generics) : identityOnResource,
+              ),
             );
             if (shared) {
               if (!byRep) {
@@ -158,9 +180,9 @@ export function* summarizeResources(
               byRep.set(rep, fromIdentity);
             }
           }
-          candidates = [...fromResource, ...fromIdentity];
+          candidates = fromResource.concat(fromIdentity);
         }
-        return names.granting(candidates, capability, window);
+        return candidates.granting(capability);
       };
     };
     if (!perPrincipal) {
@@ -235,30 +257,32 @@ export function* summarizeResources(
         evaluator.evaluate(entry.caller, undefined, l, window, true),
       );
       const set = combine(state, index, sets);
-      let candidates: GrantCandidate[] | undefined;
+      let candidates: GrantCandidates | undefined;
       for (const level of capabilityLevels(index, set, window.firstWord, window)) {
-        candidates ??= grantCandidates(
+        candidates ??= GrantCandidates.find(
           index,
           [resource.policy],
           set,
           window.firstWord,
           window,
-          appliesTo(
-            literals,
-            createKeyResolver(
-              model,
-              {
-                principal: entry.caller.arn,
-                action: "",
-                resource: shape.literal,
-                ...(evaluator.context && { context: evaluator.context }),
-              },
-              entry.caller,
-              undefined,
-              resource.accountId,
-            ),
-          ),
-        ).filter((c) => matchStatementPrincipal(c.statement, entry.caller) !== "none");
+          (policy, statement) =>
+            matchStatementPrincipal(statement, entry.caller) !== "none" &&
+            appliesTo(
+              literals,
+              createKeyResolver(
+                model,
+                {
+                  principal: entry.caller.arn,
+                  action: "",
+                  resource: shape.literal,
+                  ...(evaluator.context && { context: evaluator.context }),
+                },
+                entry.caller,
+                undefined,
+                resource.accountId,
+              ),
+            )(policy, statement),
+        );
         yield {
           ...base,
           capability: level.capability,
@@ -266,7 +290,7 @@ export function* summarizeResources(
           principalType: entry.principalType,
           inAccount: false,
           conditional: level.conditional,
-          grantedBy: names.resourceSources(names.granting(candidates, level.capability, window)),
+          grantedBy: names.convert(candidates.granting(level.capability)),
         };
       }
     }
@@ -336,11 +360,13 @@ function* emitRows(
   levels: readonly CapabilityLevel[],
   names: GrantNames,
   rep: PrincipalRecord,
-  sourcesOf: (capability: CapabilityLevel["capability"]) => readonly GrantingPolicy[],
+  sourcesOf: (capability: CapabilityLevel["capability"]) => GrantList,
 ): Generator<ResourceAccessSummary> {
+  const alike = members.map((m) => names.namesAlike(rep, m));
   for (const level of levels) {
     const sources = sourcesOf(level.capability);
-    for (const m of members) {
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i] as PrincipalRecord;
       yield {
         resourceArn: resource.resourceArn,
         resourceType,
@@ -350,8 +376,11 @@ function* emitRows(
         principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
         inAccount: m.accountId === resource.accountId,
         conditional: level.conditional,
-        grantedBy: names.sourcesFor(rep, m, sources),
+        // Computed on first read: per resource and group of principals, named per member.
+        grantedBy: names.sourcesFor(rep, m, sources, alike[i]),
       };
     }
   }
 }
+
+const ALWAYS = () => true;
