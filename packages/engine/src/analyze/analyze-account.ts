@@ -103,7 +103,7 @@ export function analyzeAccount(
         window,
         literal,
         summary.serviceWide,
-        sourceFinder(index, member, set, window, literal, resolve),
+        sourceFinder(index, member, set, window, literal, resolve, names),
       ).map((g) => ({ ...g, window }));
     });
   };

@@ -116,7 +116,7 @@ export class GrantCandidates {
   }
 
   /** The policies (in policy order) whose candidates give an allowed action of `capability`. */
-  granting(capability: Capability): GrantList {
+  granting(capability: Capability, intern?: (policies: GrantingPolicy[]) => GrantList): GrantList {
     const n = this.list.length;
     if (n === 0) return NO_GRANTS;
     this.capabilityBits ??= this.computeCapabilityBits();
@@ -139,7 +139,7 @@ export class GrantCandidates {
         if (last && last.policy === c.policy) last.statements.push(c.statement);
         else out.push({ policy: c.policy, statements: [c.statement] });
       }
-      found = out.length === 0 ? NO_GRANTS : { policies: out };
+      found = out.length === 0 ? NO_GRANTS : intern ? intern(out) : { policies: out };
       this.lists.set(key, found);
     }
     return found;
@@ -236,14 +236,18 @@ export function toGrantSource(policy: Policy, statements: readonly Statement[]):
  * of the same content is named. Lives for one analysis.
  */
 export class GrantNames {
-  private readonly signatures = new WeakMap<PrincipalRecord, string>();
+  private readonly signatures = new WeakMap<PrincipalRecord, number>();
+  private readonly signatureIds = new Map<string, number>();
   private readonly aligned = new WeakMap<
     PrincipalRecord,
     { rep: PrincipalRecord; map: Map<Policy, Policy> }
   >();
-  private readonly convertedFor = new WeakMap<GrantList, Map<string, readonly GrantSource[]>>();
+  private readonly convertedFor = new WeakMap<GrantList, Map<number, readonly GrantSource[]>>();
   private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
   private readonly allows = new WeakMap<object, AllowStatement[]>();
+  private readonly interned = new Map<string, GrantList>();
+  private readonly policyUids = new WeakMap<Policy, number>();
+  private nextUid = 0;
 
   private readonly applicability = new Map<
     string,
@@ -270,19 +274,48 @@ export class GrantNames {
   }
 
   /** Content and name of each identity policy, in order: equal signatures name alike. */
-  private signatureOf(record: PrincipalRecord): string {
-    let sig = this.signatures.get(record);
-    if (sig === undefined) {
-      sig = record.identityPolicies
+  private signatureOf(record: PrincipalRecord): number {
+    let id = this.signatures.get(record);
+    if (id === undefined) {
+      const sig = record.identityPolicies
         .map((p) => {
           const name = p.id.includes("#inline#") ? `i:${p.name}` : `m:${p.id}`;
           return `${this.ids.idOf(p.statements)}:${name}:${p.attachedVia ?? ""}`;
         })
         .join("\n");
-      this.signatures.set(record, sig);
+      id = this.signatureIds.get(sig);
+      if (id === undefined) {
+        id = this.signatureIds.size;
+        this.signatureIds.set(sig, id);
+      }
+      this.signatures.set(record, id);
     }
-    return sig;
+    return id;
   }
+
+  /**
+   * One list object per content, kept for the analysis: policy sets whose grants come from
+   * the same policies (a shared managed policy) share the list and its names.
+   */
+  readonly intern = (policies: GrantingPolicy[]): GrantList => {
+    let key = "";
+    for (const g of policies) {
+      let uid = this.policyUids.get(g.policy);
+      if (uid === undefined) {
+        uid = this.nextUid++;
+        this.policyUids.set(g.policy, uid);
+      }
+      key += `${uid}:`;
+      for (const s of g.statements) key += `${s.index},`;
+      key += "|";
+    }
+    let found = this.interned.get(key);
+    if (!found) {
+      found = { policies };
+      this.interned.set(key, found);
+    }
+    return found;
+  };
 
   /** The Allow statements of a principal's identity policies or of a resource policy, listed once. */
   allowsOf(index: ActionIndex, owner: PrincipalRecord | Policy): readonly AllowStatement[] {

@@ -82,7 +82,7 @@ export function summarizePolicySet(
           resource: "",
           conditional: level.conditional,
           exceptResources: [],
-          sources: candidates.granting(level.capability),
+          sources: candidates.granting(level.capability, names.intern),
         });
       }
     }
@@ -113,7 +113,7 @@ export function summarizePolicySet(
       sets.set(setKey, set);
       const policy = findResourcePolicy(model, `${window.prefix}:*`, literal).record?.policy;
       if (policy) governed.push({ literal, window, policy });
-      const finder = sourceFinder(index, rep, set, window, literal, resolve);
+      const finder = sourceFinder(index, rep, set, window, literal, resolve, names);
       for (const grant of scopedGrants(index, set, window, literal, wide, finder)) {
         const key = `${grant.service}|${grant.capability}|${literal}`;
         const existing = scoped.get(key);
@@ -160,6 +160,7 @@ export function sourceFinder(
   window: PrefixWindow,
   literal: string,
   resolve: ReturnType<typeof principalResolver>,
+  names?: GrantNames,
 ): (capability: Capability) => GrantList {
   let candidates: GrantCandidates | undefined;
   return (capability) => {
@@ -171,7 +172,7 @@ export function sourceFinder(
       window,
       appliesTo([literal], resolve),
     );
-    return candidates.granting(capability);
+    return candidates.granting(capability, names?.intern);
   };
 }
 

@@ -131,9 +131,8 @@ export function* summarizeResources(
       return (capability: CapabilityLevel["capability"]): GrantList => {
         if (!candidates) {
           const caller = callerOf(rep);
-          const applies = perPrincipal
-            ? appliesTo(literals, resolverOf(rep))
-            : (onResource ??= appliesTo(literals, resolverOf(rep)));
+          if (!perPrincipal) onResource ??= appliesTo(literals, resolverOf(rep));
+          const applies = onResource ?? appliesTo(literals, resolverOf(rep));
           identityOnResource ??= { ids: evaluator.ids, known: new Map() };
           // The resource policy treats the unnamed members of a class alike (as `sharedLevels`
           // assumes): its statements that match them are listed once per class.
