@@ -201,9 +201,16 @@ describe("sightline analyze", () => {
     expect(counts["resource-access-paths"]).toBe(2);
     const rows = await lines(path.join(out, "principals.csv"));
     const rowOf = (arn: string) => rows.find((row) => row.includes(`,${arn},`));
-    // iam_admin_path, the last column: alice's chain to the admin; the admin itself has none.
-    expect(rowOf(ALICE)).toMatch(new RegExp(`,"\\[""${ALICE}"",""${HOP}"",""${TARGET}""\\]"$`));
-    expect(rowOf(TARGET)).toMatch(new RegExp(`^[^,]+,target,${TARGET},IAMRole,true,.*,\\[\\]$`));
+    // iam_admin_path: alice's chain to the admin; the admin itself has none, but the policy
+    // that makes it one and the IAM actions it allows (the last two columns).
+    expect(rowOf(ALICE)).toMatch(
+      new RegExp(`,"\\[""${ALICE}"",""${HOP}"",""${TARGET}""\\]",\\[\\],\\[\\]$`),
+    );
+    expect(rowOf(TARGET)).toMatch(
+      new RegExp(
+        `^[^,]+,target,${TARGET},IAMRole,true,.*,\\[\\],"\\[\\{""policyType"":""inline"",""policyName"":""iam-admin"",""sids"":\\[""#0""\\]\\}\\]","\\[""iam:[^"]+"".*\\]"$`,
+      ),
+    );
     const paths = (await readFile(path.join(out, "resource-access-paths.jsonl"), "utf8"))
       .trimEnd()
       .split("\n")
