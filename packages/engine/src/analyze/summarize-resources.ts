@@ -119,7 +119,6 @@ export function* summarizeResources(
     let onResource: ((policy: Policy, statement: Statement) => boolean) | undefined;
     let identityOnResource: { ids: PolicyIds; known: Map<Statement, boolean> } | undefined;
     const matchingByClass = new Map<string, readonly AllowStatement[]>();
-    const joined = new Map<GrantList, Map<GrantList, GrantList>>();
     /**
      * What grants each capability of `set` to the members of a group (represented by
      * `rep`): the resource policy's Allow statements that match the caller, and the
@@ -128,10 +127,9 @@ export function* summarizeResources(
      * `shared`: `set` is a shared outcome on the stand-in resources.
      */
     const sourcesOf = (rep: PrincipalRecord, set: TriSet, shared = false) => {
-      let fromResource: GrantCandidates | undefined;
-      let fromIdentity: GrantCandidates | undefined;
+      let candidates: GrantCandidates | undefined;
       return (capability: CapabilityLevel["capability"]): GrantList => {
-        if (!fromResource || !fromIdentity) {
+        if (!candidates) {
           const caller = callerOf(rep);
           if (!perPrincipal) onResource ??= appliesTo(literals, resolverOf(rep));
           const applies = onResource ?? appliesTo(literals, resolverOf(rep));
@@ -150,7 +148,7 @@ export function* summarizeResources(
               );
             if (classKey) matchingByClass.set(classKey, matching);
           }
-          fromResource = GrantCandidates.find(
+          const fromResource = GrantCandidates.find(
             index,
             matching,
             set,
@@ -159,7 +157,7 @@ export function* summarizeResources(
             ALWAYS,
           );
           let byRep = shared ? sharedIdentity.get(set) : undefined;
-          fromIdentity = byRep?.get(rep);
+          let fromIdentity = byRep?.get(rep);
           if (!fromIdentity) {
             fromIdentity = GrantCandidates.find(
               index,
@@ -181,14 +179,9 @@ export function* summarizeResources(
               byRep.set(rep, fromIdentity);
             }
           }
+          candidates = fromResource.concat(fromIdentity);
         }
-        // The identity part's lists are shared by every resource that shares the group's
-        // outcome; a combined list is made only when both parts grant.
-        return joinGrantLists(
-          fromResource.granting(capability),
-          fromIdentity.granting(capability),
-          joined,
-        );
+        return candidates.granting(capability);
       };
     };
     if (!perPrincipal) {
@@ -390,24 +383,3 @@ function* emitRows(
 }
 
 const ALWAYS = () => true;
-
-/** `first`'s policies then `second`'s, one list per pair (kept in `cache`). */
-function joinGrantLists(
-  first: GrantList,
-  second: GrantList,
-  cache: Map<GrantList, Map<GrantList, GrantList>>,
-): GrantList {
-  if (first.policies.length === 0) return second;
-  if (second.policies.length === 0) return first;
-  let bySecond = cache.get(first);
-  if (!bySecond) {
-    bySecond = new Map();
-    cache.set(first, bySecond);
-  }
-  let found = bySecond.get(second);
-  if (!found) {
-    found = { policies: [...first.policies, ...second.policies] };
-    bySecond.set(second, found);
-  }
-  return found;
-}
