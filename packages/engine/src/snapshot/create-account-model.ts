@@ -155,12 +155,7 @@ function readKeyArns(input: unknown, accountId: string, path: string, issues: Is
   const arns: string[] = [];
   input.forEach((entry, i) => {
     const parsed = typeof entry === "string" ? parseArn(entry) : undefined;
-    if (
-      !parsed ||
-      parsed.service !== "kms" ||
-      !parsed.region ||
-      !/^key\/[^/]+$/.test(parsed.resource)
-    )
+    if (parsed?.service !== "kms" || !parsed.region || !/^key\/[^/]+$/.test(parsed.resource))
       issues.push(
         issueAt(`${path}[${i}]`, "must be a KMS key ARN (arn:…:kms:<region>:<account>:key/<id>)"),
       );
