@@ -19,6 +19,11 @@ import {
   type WrittenReport,
   writeReport,
 } from "@sightline/reports";
+import {
+  formatIamAdmin,
+  formatPrincipalAccess,
+  formatResourceAccess,
+} from "./format-granted-by.ts";
 import { loadSnapshots, type SnapshotFiles } from "./load-snapshots.ts";
 import { roleLastUsed } from "./role-last-used.ts";
 
@@ -28,6 +33,13 @@ export interface AnalyzeCommand extends SnapshotFiles {
   /** The reports' `analysis_time`; the start of the command when omitted. */
   analysisTime?: Date;
   progress: (message: string) => void;
+  /**
+   * Principals (ARN or name) and resources (ARN) whose access to print, each row with the
+   * policies that grant it (`--show`); `all` prints every row.
+   */
+  show?: readonly string[];
+  /** Where the `show` lines go (stdout). */
+  print?: (line: string) => void;
 }
 
 /** The roles' last use from the files, and each principal's shortest way to an IAM admin. */
@@ -93,6 +105,21 @@ export async function runAnalyze(command: AnalyzeCommand): Promise<Record<string
       formats: pathFormats.length > 0 ? pathFormats : ["jsonl"],
     }),
   );
+  if (command.show && command.show.length > 0) {
+    const print = command.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+    const wanted = new Set(command.show);
+    const all = wanted.has("all");
+    const principalWanted = (arn: string, name: string) =>
+      all || wanted.has(arn) || wanted.has(name);
+    for (const row of analysis.principals)
+      if (row.iamAdmin !== "no" && principalWanted(row.principalArn, row.principalName))
+        print(formatIamAdmin(row));
+    for (const row of analysis.principalAccessSummaries())
+      if (principalWanted(row.principalArn, row.principalName)) print(formatPrincipalAccess(row));
+    for (const row of analysis.resourceAccessSummaries())
+      if (all || wanted.has(row.resourceArn) || wanted.has(row.principal))
+        print(formatResourceAccess(row));
+  }
   const issues = analysis.issues;
   await writeFile(path.join(command.out, "issues.json"), `${JSON.stringify(issues, null, 2)}\n`);
   counts.issues = issues.length;

@@ -61,6 +61,7 @@ const ANALYZE_OPTIONS = {
   ...AZURE_FILE_OPTIONS,
   format: { type: "string", multiple: true, default: ["csv"] },
   out: { type: "string" },
+  show: { type: "string", multiple: true },
 } satisfies OptionTable;
 
 type AzureValues = { [K in keyof typeof AZURE_FILE_OPTIONS]?: string | string[] | undefined };
@@ -135,6 +136,7 @@ async function analyze(args: string[]): Promise<number> {
     ...files,
     formats,
     out,
+    ...(values.show ? { show: values.show } : {}),
     progress: (m) => process.stderr.write(`${m}\n`),
   });
   process.stdout.write(`${JSON.stringify({ out, ...counts })}\n`);

@@ -4,7 +4,7 @@
 export const USAGE = `usage:
   sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
                     [--resource-policies dir] [--buckets list.json ...] [--organization org.json]
-                    [--format csv|jsonl|parquet ...] --out dir
+                    [--format csv|jsonl|parquet ...] --out dir [--show ARN|name|all ...]
   sightline analyze --azure-role-definitions roles.json --azure-role-assignments assignments.json
                     --subscription <subscription id> [--azure-deny-assignments deny.json]
                     [--azure-groups groups.json] [--azure-principals principals.json]
@@ -34,6 +34,10 @@ export const USAGE = `usage:
   --format             report formats, repeated or comma-separated (default csv); the reports are
                        principals, resources, principal-access-summaries, resource-access-summaries,
                        and resource-access-paths (JSON Lines, and Parquet when asked)
+  --show               analyze: also print the access of these principals (ARN or name) and
+                       resources (ARN), or of all, one line per row with the policies that grant
+                       it, e.g. "granted by: AdministratorAccess (managed, arn:…) [#0], inline 'x'
+                       [Sid1]"; IAM admins with the IAM actions that make them one
   Azure                an Azure subscription from the files az and Microsoft Graph export (each a JSON
                        list, or an ARM/Graph page { "value": [...] }):
   --azure-role-definitions   az role definition list (built-in and custom roles)

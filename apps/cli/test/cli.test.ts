@@ -124,22 +124,22 @@ describe("sightline analyze", () => {
     });
     const out = path.join(dir, "out-csv");
     expect(await lines(path.join(out, "principals.csv"))).toEqual([
-      "analysis_time,principal_name,principal_arn,principal_type,principal_is_iam_admin,principal_last_used,principal_tag_business_unit,principal_tag_environment,principal_tag_used_by,principal_tags,password_last_used,password_last_rotated,password_state,access_key_1_last_used,access_key_1_last_rotated,access_key_1_state,access_key_2_last_used,access_key_2_last_rotated,access_key_2_state,principal_account_id,principal_is_iam_admin_conditional,group_arns,permissions_boundary_arn,iam_admin_path",
-      "2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,false,,,,,{},,,,,,,,,,111122223333,false,[],,[]",
-      '2026-03-04T07:15:00.000Z,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,false,2026-02-01T10:00:00.000Z,Payments,,,"{""BusinessUnit"":""Payments""}",,,,,,,,,,111122223333,false,[],,[]',
+      "analysis_time,principal_name,principal_arn,principal_type,principal_is_iam_admin,principal_last_used,principal_tag_business_unit,principal_tag_environment,principal_tag_used_by,principal_tags,password_last_used,password_last_rotated,password_state,access_key_1_last_used,access_key_1_last_rotated,access_key_1_state,access_key_2_last_used,access_key_2_last_rotated,access_key_2_state,principal_account_id,principal_is_iam_admin_conditional,group_arns,permissions_boundary_arn,iam_admin_path,iam_admin_granted_by,iam_admin_actions",
+      "2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,false,,,,,{},,,,,,,,,,111122223333,false,[],,[],[],[]",
+      '2026-03-04T07:15:00.000Z,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,false,2026-02-01T10:00:00.000Z,Payments,,,"{""BusinessUnit"":""Payments""}",,,,,,,,,,111122223333,false,[],,[],[],[]',
     ]);
     expect(await lines(path.join(out, "principal-access-summaries.csv"))).toEqual([
-      "analysis_time,principal_name,principal_arn,principal_type,principal_tags,service_name,access_capability,resource_arn,conditional,except_resources,resource_pattern",
-      "2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports/*,false,[],arn:aws:s3:::reports/*",
+      "analysis_time,principal_name,principal_arn,principal_type,principal_tags,service_name,access_capability,resource_arn,conditional,except_resources,resource_pattern,granted_by",
+      '2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports/*,false,[],arn:aws:s3:::reports/*,"[{""policyType"":""inline"",""policyName"":""read-reports"",""sids"":[""#0""]}]"',
     ]);
     const resourceAccess = await lines(path.join(out, "resource-access-summaries.csv"));
     expect(resourceAccess[0]).toBe(
-      "analysis_time,service_name,resource_name,resource_arn,access_capability,principal_type,principal_name,principal_arn,resource_tag_confidentiality,resource_type,principal_in_account,conditional",
+      "analysis_time,service_name,resource_name,resource_arn,access_capability,principal_type,principal_name,principal_arn,resource_tag_confidentiality,resource_type,principal_in_account,conditional,granted_by",
     );
     expect(resourceAccess.slice(1).sort()).toEqual([
-      "2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,Account,444455556666,444455556666,,S3Bucket,false,false",
-      "2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,IAMUser,alice,arn:aws:iam::111122223333:user/alice,,S3Bucket,true,false",
-      "2026-03-04T07:15:00.000Z,STS,deployer,arn:aws:iam::111122223333:role/deployer,use-resource,Service,codebuild.amazonaws.com,codebuild.amazonaws.com,,IAMRole,false,false",
+      '2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,Account,444455556666,444455556666,,S3Bucket,false,false,"[{""policyType"":""resource"",""policyArn"":""arn:aws:s3:::reports"",""sids"":[""#0""]}]"',
+      '2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,IAMUser,alice,arn:aws:iam::111122223333:user/alice,,S3Bucket,true,false,"[{""policyType"":""inline"",""policyName"":""read-reports"",""sids"":[""#0""]}]"',
+      '2026-03-04T07:15:00.000Z,STS,deployer,arn:aws:iam::111122223333:role/deployer,use-resource,Service,codebuild.amazonaws.com,codebuild.amazonaws.com,,IAMRole,false,false,"[{""policyType"":""resource"",""policyArn"":""arn:aws:iam::111122223333:role/deployer"",""sids"":[""#0""]}]"',
     ]);
     expect(await lines(path.join(out, "resources.csv"))).toEqual([
       "analysis_time,resource_name,resource_arn,resource_type,resource_tag_business_unit,resource_tag_environment,resource_tag_owner,resource_tag_confidentiality,resource_tag_integrity,resource_tag_availability,resource_tags,resource_account_id,service_name,allows_any_principal",
@@ -201,9 +201,16 @@ describe("sightline analyze", () => {
     expect(counts["resource-access-paths"]).toBe(2);
     const rows = await lines(path.join(out, "principals.csv"));
     const rowOf = (arn: string) => rows.find((row) => row.includes(`,${arn},`));
-    // iam_admin_path, the last column: alice's chain to the admin; the admin itself has none.
-    expect(rowOf(ALICE)).toMatch(new RegExp(`,"\\[""${ALICE}"",""${HOP}"",""${TARGET}""\\]"$`));
-    expect(rowOf(TARGET)).toMatch(new RegExp(`^[^,]+,target,${TARGET},IAMRole,true,.*,\\[\\]$`));
+    // iam_admin_path: alice's chain to the admin; the admin itself has none, but the policy
+    // that makes it one and the IAM actions it allows (the last two columns).
+    expect(rowOf(ALICE)).toMatch(
+      new RegExp(`,"\\[""${ALICE}"",""${HOP}"",""${TARGET}""\\]",\\[\\],\\[\\]$`),
+    );
+    expect(rowOf(TARGET)).toMatch(
+      new RegExp(
+        `^[^,]+,target,${TARGET},IAMRole,true,.*,\\[\\],"\\[\\{""policyType"":""inline"",""policyName"":""iam-admin"",""sids"":\\[""#0""\\]\\}\\]","\\[""iam:[^"]+"".*\\]"$`,
+      ),
+    );
     const paths = (await readFile(path.join(out, "resource-access-paths.jsonl"), "utf8"))
       .trimEnd()
       .split("\n")
@@ -217,6 +224,25 @@ describe("sightline analyze", () => {
       }),
     ]);
     expect(TARGET).toContain(ACCOUNT_A);
+  });
+
+  it("prints the rows of --show with the policies that grant them", async () => {
+    const printed: string[] = [];
+    await runAnalyze({
+      authorizationDetails: [path.join(dir, "gaad.json")],
+      resourcePolicies: path.join(dir, "policies"),
+      formats: ["jsonl"],
+      out: path.join(dir, "out-show"),
+      analysisTime,
+      progress: () => {},
+      show: ["alice", "arn:aws:s3:::reports"],
+      print: (line) => printed.push(line),
+    });
+    expect(printed.sort()).toEqual([
+      "arn:aws:iam::111122223333:user/alice: S3 read-data on arn:aws:s3:::reports/*; granted by: inline 'read-reports' [#0]",
+      "arn:aws:s3:::reports: 444455556666 (Account) S3 read-data; granted by: resource policy of arn:aws:s3:::reports [#0]",
+      "arn:aws:s3:::reports: arn:aws:iam::111122223333:user/alice (IAMUser) S3 read-data; granted by: inline 'read-reports' [#0]",
+    ]);
   });
 
   it("refuses an unknown format", async () => {

@@ -105,6 +105,13 @@ describe("collectAccount against the loopback fake", () => {
       tags: { environment: "prod" },
     });
     expect(metadata.regions).toEqual(["eu-west-1", "us-east-1"]);
+    // AWS managed keys: listed by ARN only, so that the engine refuses changes to them.
+    expect(snapshot.awsManagedKeys).toEqual([
+      "arn:aws:kms:us-east-1:210987654321:key/aaaa0000-0000-0000-0000-000000000001",
+    ]);
+    expect(Object.keys(metadata.keys)).not.toContain(
+      "arn:aws:kms:us-east-1:210987654321:key/aaaa0000-0000-0000-0000-000000000001",
+    );
     const org = snapshot.organization;
     expect(org?.organizationId).toBe("o-abc123");
     expect(org?.isManagementAccount).toBe(false);

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { listAwsActions } from "@sightline/capabilities";
 import { describe, expect, it } from "vitest";
 import {
   type AccountSnapshot,
@@ -544,6 +545,78 @@ describe("resources AWS does not let customers change (issue 10)", () => {
         SSO.replace("*", "eu-west-1/AWSReservedSSO_Admin_1"),
       ),
     ).toBe("denied");
+  });
+});
+
+describe("AWS managed KMS keys (issue 10)", () => {
+  const MANAGED_KEY = `arn:aws:kms:us-east-1:${A}:key/00000000-0000-0000-0000-00000000aws1`;
+  const CUSTOMER_KEY = `arn:aws:kms:us-east-1:${A}:key/00000000-0000-0000-0000-00000000cus1`;
+  const keyPolicy = doc({
+    Sid: "Root",
+    Effect: "Allow",
+    Principal: { AWS: `arn:aws:iam::${A}:root` },
+    Action: "kms:*",
+    Resource: "*",
+  });
+  const snapshotWith = (awsManagedKeys: string[]): AccountSnapshot => ({
+    authorizationDetails: {
+      UserDetailList: [
+        user("key-admin", [doc(allow(["kms:ScheduleKeyDeletion", "kms:PutKeyPolicy"]))]),
+        user("admin", [doc(allow("*"))]),
+      ],
+    },
+    resourcePolicies: { [MANAGED_KEY]: keyPolicy, [CUSTOMER_KEY]: keyPolicy },
+    awsManagedKeys,
+  });
+  const model = createAccountModel(snapshotWith([MANAGED_KEY]));
+  const analysis = analyzeAccount(model);
+  const keyAdmin = `arn:aws:iam::${A}:user/key-admin`;
+
+  it("refuses changes to an AWS managed key in authorize and accessOf, not to a customer key", () => {
+    for (const action of ["kms:ScheduleKeyDeletion", "kms:PutKeyPolicy"]) {
+      expect(
+        authorize(model, { principal: keyAdmin, action, resource: MANAGED_KEY }).decision,
+      ).toBe("implicit-deny");
+      expect(analysis.accessOf(keyAdmin, action, MANAGED_KEY)).toBe("denied");
+      expect(analysis.accessOf(keyAdmin, action, CUSTOMER_KEY)).toBe("allowed");
+    }
+  });
+
+  it("reports no capability on the AWS managed key that only refused actions give", () => {
+    const rows = [...analysis.resourceAccessSummaries()].filter((r) => r.principal === keyAdmin);
+    expect(rows.filter((r) => r.resourceArn === MANAGED_KEY)).toEqual([]);
+    expect(rows.filter((r) => r.resourceArn === CUSTOMER_KEY).length).toBeGreaterThan(0);
+    // Without the listing, the same key is an ordinary key.
+    const unlisted = analyzeAccount(snapshotWith([]));
+    expect(unlisted.accessOf(keyAdmin, "kms:ScheduleKeyDeletion", MANAGED_KEY)).toBe("allowed");
+  });
+
+  it("agrees with authorize on every KMS action on both keys", () => {
+    const actions = listAwsActions()
+      .filter((a) => a.prefix === "kms")
+      .map((a) => a.action);
+    for (const principal of [keyAdmin, `arn:aws:iam::${A}:user/admin`])
+      for (const resource of [MANAGED_KEY, CUSTOMER_KEY])
+        for (const action of actions) {
+          const decision = authorize(model, { principal, action, resource }).decision;
+          const want = decision === "allowed" || decision === "conditional" ? decision : "denied";
+          expect(analysis.accessOf(principal, action, resource), `${action} ${resource}`).toBe(
+            want,
+          );
+        }
+  });
+
+  it("rejects a listing that is not a key ARN of the account, naming the field", () => {
+    const bad = createAccountModel({
+      ...snapshotWith([]),
+      awsManagedKeys: ["alias/aws/s3", `arn:aws:kms:us-east-1:222222222222:key/x`],
+    });
+    const messages = bad.issues.map((i) => `${i.path}: ${i.message}`);
+    expect(messages).toEqual([
+      "awsManagedKeys[0]: must be a KMS key ARN (arn:…:kms:<region>:<account>:key/<id>)",
+      `awsManagedKeys[1]: must be a key of account ${A}`,
+    ]);
+    expect(bad.awsManagedKeys.size).toBe(0);
   });
 });
 

@@ -19,6 +19,15 @@ const ROWS_PER_PRINCIPAL = 200;
 export function* syntheticPrincipalAccessRows(count: number): Generator<PrincipalAccessReportRow> {
   const analysisTime = new Date("2026-03-04T07:00:00Z");
   const noExceptions: readonly string[] = [];
+  const grantedByManaged = [
+    {
+      policyType: "managed",
+      policyArn: "arn:aws:iam::aws:policy/ReadOnlyAccess",
+      policyName: "ReadOnlyAccess",
+      sids: ["#0"],
+    },
+  ];
+  const grantedByInline = [{ policyType: "inline", policyName: "data-access", sids: ["Read"] }];
   const someExceptions: readonly string[] = ["arn:aws:s3:::secret-archive/*"];
   for (let i = 0; i < count; ) {
     const p = i / ROWS_PER_PRINCIPAL;
@@ -39,6 +48,7 @@ export function* syntheticPrincipalAccessRows(count: number): Generator<Principa
         conditional: j % 11 === 0,
         except_resources: pattern === "" && j % 5 === 0 ? someExceptions : noExceptions,
         resource_pattern: pattern,
+        granted_by: j % 4 === 0 ? grantedByInline : grantedByManaged,
       };
     }
   }

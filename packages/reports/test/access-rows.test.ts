@@ -46,6 +46,7 @@ const summary = (resourceArn: string): PrincipalAccessSummary => ({
   resourceArn,
   conditional: true,
   exceptResources: ["arn:aws:s3:::secret/*"],
+  grantedBy: [{ policyType: "inline", policyName: "reports-read", sids: ["Read"] }],
 });
 
 describe("principalAccessReportRows", () => {
@@ -64,6 +65,7 @@ describe("principalAccessReportRows", () => {
       access_capability: "read-data",
       conditional: true,
       except_resources: ["arn:aws:s3:::secret/*"],
+      granted_by: [{ policyType: "inline", policyName: "reports-read", sids: ["Read"] }],
     });
   });
 
@@ -154,6 +156,7 @@ describe("resource rows", () => {
           principalType,
           inAccount: false,
           conditional: false,
+          grantedBy: [{ policyType: "resource", policyArn: "arn:aws:s3:::reports", sids: ["Out"] }],
         },
         context,
       );
@@ -170,6 +173,7 @@ describe("resource rows", () => {
       resource_type: "S3Bucket",
       principal_in_account: false,
       conditional: false,
+      granted_by: [{ policyType: "resource", policyArn: "arn:aws:s3:::reports", sids: ["Out"] }],
     });
     expect(
       access("arn:aws:iam::444455556666:role/path/auditor", "ExternalPrincipal").principal_name,

@@ -66,6 +66,7 @@ describe("openCsvWriter", () => {
       "true",
       '["arn:aws:s3:::secret/*"]',
       "",
+      '[{"policyType":"inline","policyName":"a \\"quoted\\", name","sids":["Read","#1"]}]',
     ]);
   });
 

@@ -12,6 +12,15 @@ const role: PrincipalRow = {
   groupArns: [],
   permissionsBoundaryArn: "arn:aws:iam::111122223333:policy/boundary",
   tags: { "business-unit": "Payments", ENVIRONMENT: "prod", UsedBy: "ci", Other: "x" },
+  iamAdminGrantedBy: [
+    {
+      policyType: "managed",
+      policyArn: "arn:aws:iam::aws:policy/IAMFullAccess",
+      policyName: "IAMFullAccess",
+      sids: ["#0"],
+    },
+  ],
+  iamAdminActions: ["iam:AttachRolePolicy", "iam:PutUserPolicy"],
 };
 const user: PrincipalRow = {
   principalArn: "arn:aws:iam::111122223333:user/alice",
@@ -60,7 +69,13 @@ describe("buildPrincipalRow", () => {
       group_arns: [],
       permissions_boundary_arn: "arn:aws:iam::111122223333:policy/boundary",
       iam_admin_path: [],
+      iam_admin_granted_by: role.iamAdminGrantedBy,
+      iam_admin_actions: ["iam:AttachRolePolicy", "iam:PutUserPolicy"],
     });
+  });
+
+  it("writes empty lists for a principal that is no IAM admin (or an engine row without them)", () => {
+    expect(build(user)).toMatchObject({ iam_admin_granted_by: [], iam_admin_actions: [] });
   });
 
   it("names the chain by which a principal that is not an admin becomes one", () => {

@@ -47,6 +47,10 @@ export function* samplePrincipalAccessRows(count: number): Generator<PrincipalAc
       conditional: i % 5 === 0,
       except_resources: i % 7 === 0 ? ["arn:aws:s3:::secret/*"] : [],
       resource_pattern: pattern,
+      granted_by:
+        i % 2 === 0
+          ? [{ policyType: "inline", policyName: 'a "quoted", name', sids: ["Read", "#1"] }]
+          : [],
     };
   }
 }

@@ -32,6 +32,7 @@ function* uniqueRows(heapSamples: number[]): Generator<PrincipalAccessReportRow>
       conditional: false,
       except_resources: [],
       resource_pattern: `arn:aws:s3:::customer-data-bucket-${i}/exports/${i}/*`,
+      granted_by: [{ policyType: "inline", policyName: `policy-${i}`, sids: ["#0"] }],
     };
   }
 }

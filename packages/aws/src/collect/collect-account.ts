@@ -56,6 +56,8 @@ export async function collectAccount(input: CollectAccountInput): Promise<Collec
         resourcePolicies: { ...buckets.policies, ...keys.policies },
         // The account owns these buckets: an S3 ARN does not say so (engine `buckets`).
         buckets: Object.keys(buckets.buckets),
+        // AWS manages these keys: customers cannot change them (engine `awsManagedKeys`).
+        ...(keys.awsManagedKeys.length > 0 ? { awsManagedKeys: keys.awsManagedKeys.sort() } : {}),
         ...(organization ? { organization } : {}),
       },
       metadata: {

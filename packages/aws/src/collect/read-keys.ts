@@ -15,6 +15,11 @@ export interface CollectedKeys {
   /** Key policies by key ARN. */
   readonly policies: Record<string, unknown>;
   readonly keys: Record<string, KeyMetadata>;
+  /**
+   * ARNs of the AWS managed keys (`KeyManager` `AWS`): not analysed as resources, but listed
+   * so that the engine knows AWS refuses customers' changes to them (snapshot `awsManagedKeys`).
+   */
+  readonly awsManagedKeys: string[];
 }
 
 /** Keys that can no longer be used, whose access is moot. */
@@ -23,7 +28,7 @@ const GONE_STATES = new Set(["PendingDeletion", "PendingReplicaDeletion"]);
 /**
  * The customer managed KMS keys of the regions, with key policy, aliases and tags. AWS managed
  * keys are left out: their policies are AWS's, identical everywhere, and allow use only
- * through the owning service. Keys pending deletion are left out too. Regions are read side by
+ * through the owning service; only their ARNs are listed. Keys pending deletion are left out too. Regions are read side by
  * side, since KMS quotas are per region.
  */
 export async function readKeys(
@@ -33,8 +38,12 @@ export async function readKeys(
   const perRegion = await mapConcurrent(regions, ctx.concurrency, (region) =>
     readRegionKeys(ctx, region),
   );
-  const collected: CollectedKeys = { policies: {}, keys: {} };
+  const collected: CollectedKeys = { policies: {}, keys: {}, awsManagedKeys: [] };
   for (const key of perRegion.flat()) {
+    if (key.awsManaged) {
+      collected.awsManagedKeys.push(key.arn);
+      continue;
+    }
     collected.keys[key.arn] = key.metadata;
     if (key.policy !== undefined) collected.policies[key.arn] = key.policy;
   }
@@ -98,7 +107,9 @@ async function readKey(
   const described = await readOrWarn(ctx, describe, async () => {
     return (await kms.send(new DescribeKeyCommand({ KeyId: keyId }))).KeyMetadata;
   });
-  if (!described || described.KeyManager === "AWS") return undefined;
+  if (!described) return undefined;
+  if (described.KeyManager === "AWS")
+    return { arn: described.Arn ?? arn, awsManaged: true as const };
   if (described.KeyState && GONE_STATES.has(described.KeyState)) return undefined;
   const policyText = await readOrWarn(
     ctx,
@@ -128,5 +139,5 @@ async function readKey(
     tags: tags ?? {},
   };
   const policy = policyText === undefined ? undefined : parseJsonDocument(policyText);
-  return { arn: described.Arn ?? arn, metadata, policy };
+  return { arn: described.Arn ?? arn, awsManaged: false as const, metadata, policy };
 }

@@ -235,7 +235,7 @@ export class AccessEvaluator {
   private refusedMask(resource: string, window: PrefixWindow): TriSet | undefined {
     if (window !== this.index.fullWindow && !PROTECTED_PREFIXES.has(window.prefix))
       return undefined;
-    const rules = protectedRulesFor(resource);
+    const rules = protectedRulesFor(resource, this.model);
     if (rules.length === 0) return undefined;
     const key = `${window.prefix}|${rules.map((r) => r.resource).join("|")}`;
     if (this.refusedMasks.has(key)) return this.refusedMasks.get(key);

@@ -8,11 +8,14 @@ import { ActionIndex } from "./action-index.ts";
 import type { AccountAnalysis, PrincipalAccessSummary, PrincipalRow } from "./analysis-types.ts";
 import { accessAt } from "./decision-at.ts";
 import { namedPrincipals } from "./external-principals.ts";
+import { GrantNames } from "./grant-sources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import {
   type CapabilityGrant,
   type PolicySetSummary,
+  principalResolver,
   scopedGrants,
+  sourceFinder,
   summarizePolicySet,
 } from "./summarize-policy-set.ts";
 import { describeResourceRow, summarizeResources } from "./summarize-resources.ts";
@@ -56,10 +59,14 @@ export function analyzeAccount(
   const wanted = options.accounts ? new Set(options.accounts) : undefined;
   const records = [...model.principals.values()].filter((p) => !wanted || wanted.has(p.accountId));
   const groups = groupPrincipals(records, (r) => policySetKey(model, evaluator.ids, index, r));
+  const names = new GrantNames(evaluator.ids);
   const summaries = new Map<string, PolicySetSummary>();
   const groupOf = new Map<string, string>();
   for (const [key, members] of groups) {
-    summaries.set(key, summarizePolicySet(model, evaluator, index, members[0] as PrincipalRecord));
+    summaries.set(
+      key,
+      summarizePolicySet(model, evaluator, index, members[0] as PrincipalRecord, names),
+    );
     for (const m of members) groupOf.set(m.arn, key);
   }
   const summaryOf = (arn: string) => summaries.get(groupOf.get(arn) ?? "");
@@ -87,37 +94,48 @@ export function analyzeAccount(
       );
     });
     if (!differs) return undefined;
-    return summary.governed.flatMap(({ literal, window }) =>
-      scopedGrants(
+    const resolve = principalResolver(model, member, options.context);
+    return summary.governed.flatMap(({ literal, window }) => {
+      const set = evaluator.evaluatePrincipal(member, literal, window);
+      return scopedGrants(
         index,
-        evaluator.evaluatePrincipal(member, literal, window),
+        set,
         window,
         literal,
         summary.serviceWide,
-      ).map((g) => ({ ...g, window })),
-    );
+        sourceFinder(index, member, set, window, literal, resolve, names),
+      ).map((g) => ({ ...g, window }));
+    });
   };
-  const principals: PrincipalRow[] = records.map((r) => ({
-    principalArn: r.arn,
-    principalName: r.name,
-    principalType: r.kind === "user" ? "IAMUser" : "IAMRole",
-    accountId: r.accountId,
-    iamAdmin: summaryOf(r.arn)?.iamAdmin ?? "no",
-    groupArns: r.groupArns,
-    ...(r.permissionsBoundary && { permissionsBoundaryArn: r.permissionsBoundary.id }),
-    tags: r.tags,
-  }));
+
+  const principals: PrincipalRow[] = records.map((r) => {
+    const summary = summaryOf(r.arn);
+    return {
+      principalArn: r.arn,
+      principalName: r.name,
+      principalType: r.kind === "user" ? "IAMUser" : "IAMRole",
+      accountId: r.accountId,
+      iamAdmin: summary?.iamAdmin ?? "no",
+      groupArns: r.groupArns,
+      ...(r.permissionsBoundary && { permissionsBoundaryArn: r.permissionsBoundary.id }),
+      tags: r.tags,
+      // Computed on first read, from the policy set's summary.
+      iamAdminGrantedBy: summary ? names.sourcesFor(summary.rep, r, summary.iamAdminSources) : [],
+      iamAdminActions: summary?.iamAdminActions ?? [],
+    };
+  });
   const resourceRecords = [...model.resourcePolicies.values()].filter(
     (r) => !wanted || (r.accountId !== undefined && wanted.has(r.accountId)),
   );
   return {
     principals,
     resources: resourceRecords.map(describeResourceRow),
-    principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants),
+    principalAccessSummaries: () => principalRows(records, summaryOf, memberSpecificGrants, names),
     resourceAccessSummaries: () =>
       summarizeResources(evaluator, {
         principals: [...model.principals.values()],
         resources: resourceRecords,
+        names,
       }),
     accessOf(principalArn, action, resource) {
       const record = model.principals.get(principalArn);
@@ -161,12 +179,14 @@ function* principalRows(
     summary: PolicySetSummary,
     member: PrincipalRecord,
   ) => CapabilityGrant[] | undefined,
+  names: GrantNames,
 ): Generator<PrincipalAccessSummary> {
   for (const r of records) {
     const summary = summaryOf(r.arn);
     if (!summary) continue;
     const principalType = r.kind === "user" ? "IAMUser" : "IAMRole";
     const own = memberSpecificGrants(summary, r);
+    const alike = names.namesAlike(summary.rep, r);
     for (const g of own ? [...summary.grants.filter((x) => !x.window), ...own] : summary.grants) {
       yield {
         principalArn: r.arn,
@@ -177,6 +197,11 @@ function* principalRows(
         resourceArn: g.resource,
         conditional: g.conditional,
         exceptResources: g.exceptResources,
+        // Per policy set, named per member; member-specific grants from its own policies.
+        grantedBy:
+          alike || (g.window && own)
+            ? names.convert(g.sources)
+            : names.sourcesFor(summary.rep, r, g.sources, false),
       };
     }
   }

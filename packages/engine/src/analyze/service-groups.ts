@@ -13,6 +13,8 @@ export interface GroupLevels {
   /** The group's key (in `ServiceGroups.membersByGroup`). */
   groupKey: string;
   levels: CapabilityLevel[];
+  /** The decision set the levels are read from (what grants them is looked up in it). */
+  set: TriSet;
 }
 
 /**

@@ -9,7 +9,16 @@ import { matchesWildcard } from "../policy/wildcard.ts";
 import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
+import { hasBit } from "./bits.ts";
 import { capabilityLevels, namesCapability } from "./capability-levels.ts";
+import {
+  allowStatements,
+  appliesTo,
+  GrantCandidates,
+  type GrantList,
+  GrantNames,
+  mergeGrantingPolicies,
+} from "./grant-sources.ts";
 import type { TriSet } from "./tri-set.ts";
 
 export interface CapabilityGrant {
@@ -21,6 +30,8 @@ export interface CapabilityGrant {
   resource: string;
   conditional: boolean;
   exceptResources: readonly string[];
+  /** The identity policies (and statements) that give it (`grant-sources.ts`). */
+  sources: GrantList;
 }
 
 /** What one effective policy set gives, computed once for all principals that share it. */
@@ -32,6 +43,10 @@ export interface PolicySetSummary {
   /** Resource-scoped literals governed by a resource-based policy: re-checked per principal when it names them. */
   governed: { literal: string; window: PrefixWindow; policy: Policy }[];
   iamAdmin: "yes" | "conditional" | "no";
+  /** IAM admins: the policies that give administer-resource on IAM, and its actions. */
+  /** IAM admins: the policies that give administer-resource on IAM, and its actions. */
+  iamAdminSources: GrantList;
+  iamAdminActions: readonly string[];
   /** Decision sets by `prefix|resource` ("*|*" for the full catalogue on `*`). */
   sets: Map<string, TriSet>;
 }
@@ -46,20 +61,28 @@ export function summarizePolicySet(
   evaluator: AccessEvaluator,
   index: ActionIndex,
   rep: PrincipalRecord,
+  /** Shares statement applicability on `*` between policy sets (one per analysis). */
+  names = new GrantNames(evaluator.ids),
 ): PolicySetSummary {
   const sets = new Map<string, TriSet>();
   const wide = new Map<string, CapabilityGrant>();
+  const resolve = principalResolver(model, rep, evaluator.context);
+  const appliesOnStar = appliesTo(["*"], resolve, names.sharedApplicability(["*"]));
+  const allows = allowStatements(index, rep.identityPolicies);
   const addWide = (set: TriSet, offsetWord: number, window: PrefixWindow) => {
+    let candidates: GrantCandidates | undefined;
     for (const level of capabilityLevels(index, set, offsetWord, window)) {
       const key = `${window.service}|${level.capability}`;
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
+        candidates ??= GrantCandidates.find(index, allows, set, offsetWord, window, appliesOnStar);
         wide.set(key, {
           service: window.service,
           capability: level.capability,
           resource: "",
           conditional: level.conditional,
           exceptResources: [],
+          sources: candidates.granting(level.capability, names.intern),
         });
       }
     }
@@ -81,7 +104,7 @@ export function summarizePolicySet(
   const grants = [...wide.values()];
   const scoped = new Map<string, CapabilityGrant>();
   const governed: PolicySetSummary["governed"] = [];
-  for (const { statement, literal } of specificAllows(model, rep, evaluator.context)) {
+  for (const { statement, literal } of specificAllows(rep, resolve)) {
     const actions = index.actionSet(statement);
     for (const window of index.windowsOf(actions)) {
       const setKey = `${window.prefix}|${literal}`;
@@ -90,7 +113,8 @@ export function summarizePolicySet(
       sets.set(setKey, set);
       const policy = findResourcePolicy(model, `${window.prefix}:*`, literal).record?.policy;
       if (policy) governed.push({ literal, window, policy });
-      for (const grant of scopedGrants(index, set, window, literal, wide)) {
+      const finder = sourceFinder(index, rep, set, window, literal, resolve, names);
+      for (const grant of scopedGrants(index, set, window, literal, wide, finder)) {
         const key = `${grant.service}|${grant.capability}|${literal}`;
         const existing = scoped.get(key);
         if (!existing || (existing.conditional && !grant.conditional))
@@ -99,36 +123,102 @@ export function summarizePolicySet(
     }
   }
   grants.push(...scoped.values());
+  const admin = iamAdminGrants(index, rep, grants);
   return {
     rep,
     grants,
     serviceWide: wide,
     governed,
-    iamAdmin: iamAdminLevel(index, rep, grants),
+    iamAdmin: admin.length === 0 ? "no" : admin.some((g) => !g.conditional) ? "yes" : "conditional",
+    iamAdminSources: mergeGrantingPolicies(admin.map((g) => g.sources)),
+    iamAdminActions: iamAdminActions(index, admin, sets),
     sets,
   };
+}
+
+/** Resolves the principal's own keys (policy variables in Resource elements). */
+export function principalResolver(
+  model: AccountModel,
+  rep: PrincipalRecord,
+  context: AuthorizationRequest["context"],
+) {
+  const { caller } = principalOfRecord(rep, undefined);
+  return createKeyResolver(
+    model,
+    { principal: rep.arn, action: "", resource: "*", ...(context && { context }) },
+    caller,
+    rep,
+    undefined,
+  );
+}
+
+/** What gives each capability of a decision set on `literal`: the principal's identity policies. */
+export function sourceFinder(
+  index: ActionIndex,
+  record: PrincipalRecord,
+  set: TriSet,
+  window: PrefixWindow,
+  literal: string,
+  resolve: ReturnType<typeof principalResolver>,
+  names?: GrantNames,
+): (capability: Capability) => GrantList {
+  let candidates: GrantCandidates | undefined;
+  return (capability) => {
+    candidates ??= GrantCandidates.find(
+      index,
+      record.identityPolicies,
+      set,
+      window.firstWord,
+      window,
+      appliesTo([literal], resolve),
+    );
+    return candidates.granting(capability, names?.intern);
+  };
+}
+
+/** The IAM administer-resource actions the admin grants' decision sets allow. */
+function iamAdminActions(
+  index: ActionIndex,
+  admin: readonly CapabilityGrant[],
+  sets: ReadonlyMap<string, TriSet>,
+): string[] {
+  const window = index.windows.get("iam");
+  if (!window || admin.length === 0) return [];
+  const cap = index.capabilityMask("administer-resource");
+  const found = new Set<string>();
+  for (const g of admin) {
+    const star = g.resource === "" ? sets.get("*|*") : undefined;
+    const set = star ?? sets.get(`iam|${g.resource || "*"}`);
+    if (!set || set.maybe === 0) continue;
+    const offset = star ? 0 : window.firstWord;
+    for (let i = window.start; i < window.end; i++) {
+      if (!hasBit(cap, i)) continue;
+      if (set.maybe !== 1 && !hasBit(set.maybe, i - offset * 32)) continue;
+      found.add(index.actions[i]?.action ?? "");
+    }
+  }
+  found.delete("");
+  return [...found].sort();
 }
 
 /**
  * administer-resource on IAM, service-wide or on a pattern that covers every IAM
  * resource of the principal's account (such as `arn:aws:iam::123456789012:*`).
  */
-function iamAdminLevel(
+function iamAdminGrants(
   index: ActionIndex,
   rep: PrincipalRecord,
   grants: readonly CapabilityGrant[],
-): PolicySetSummary["iamAdmin"] {
+): CapabilityGrant[] {
   const iam = index.windows.get("iam")?.service ?? "IAM";
   const probes = ["user", "role", "group", "policy"].map(
     (type) => `arn:${rep.partition}:iam::${rep.accountId}:${type}/\u0001any`,
   );
   const covers = (g: CapabilityGrant) =>
     g.resource === "" || probes.every((arn) => matchesWildcard(g.resource, arn, false));
-  const admin = grants.filter(
+  return grants.filter(
     (g) => g.service === iam && g.capability === "administer-resource" && covers(g),
   );
-  if (admin.length === 0) return "no";
-  return admin.some((g) => !g.conditional) ? "yes" : "conditional";
 }
 
 /** Capabilities on a specific resource that service-wide access does not already give. */
@@ -138,6 +228,8 @@ export function scopedGrants(
   window: PrefixWindow,
   literal: string,
   wide: ReadonlyMap<string, CapabilityGrant>,
+  /** What gives each capability (`sourceFinder`). */
+  sourcesOf: (capability: Capability) => GrantList,
 ): CapabilityGrant[] {
   const out: CapabilityGrant[] = [];
   for (const level of capabilityLevels(index, set, window.firstWord, window)) {
@@ -149,6 +241,7 @@ export function scopedGrants(
       resource: literal,
       conditional: level.conditional,
       exceptResources: [],
+      sources: sourcesOf(level.capability),
     });
   }
   return out;
@@ -169,18 +262,9 @@ function grantingWindows(index: ActionIndex, rep: PrincipalRecord): PrefixWindow
 
 /** Allow statements' specific Resource patterns, with the principal's variables filled in. */
 function* specificAllows(
-  model: AccountModel,
   rep: PrincipalRecord,
-  context: AuthorizationRequest["context"],
+  resolve: ReturnType<typeof principalResolver>,
 ): Generator<{ statement: Statement; literal: string }> {
-  const { caller } = principalOfRecord(rep, undefined);
-  const resolve = createKeyResolver(
-    model,
-    { principal: rep.arn, action: "", resource: "*", ...(context && { context }) },
-    caller,
-    rep,
-    undefined,
-  );
   for (const policy of rep.identityPolicies) {
     for (const statement of policy.statements) {
       if (statement.effect !== "Allow" || !statement.resource) continue;

@@ -104,7 +104,7 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     { resourceBased: true },
   );
   // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
-  const refused = refusedByAws(request.action, request.resource);
+  const refused = refusedByAws(request.action, request.resource, model);
   // No permission is needed: even an explicit deny does not stop it. A principal of an
   // analysed account that the snapshot lacks does not exist, so it stays denied.
   const needsNoPermission = isAlwaysAllowedAction(request.action) && !problem;

@@ -14,6 +14,11 @@ export interface ProtectedResourceRule {
   resource: string;
   /** Lower-case `service:action` names. */
   actions: readonly string[];
+  /**
+   * The rule covers only the resources the snapshot lists as such (AWS managed KMS keys:
+   * a key ARN does not say who manages the key), among those `resource` matches.
+   */
+  listedOnly?: "awsManagedKeys";
 }
 
 const ROLE_CHANGES = [
@@ -71,7 +76,32 @@ export const AWS_PROTECTED_RESOURCES: readonly ProtectedResourceRule[] = [
     resource: "arn:*:kms:*:*:alias/aws/*",
     actions: ["kms:createalias", "kms:deletealias", "kms:updatealias"],
   },
+  {
+    // Only what the guide names; use through the owning service (Encrypt, CreateGrant, …)
+    // is governed by the key policy AWS writes, not refused here.
+    what: "AWS managed KMS keys",
+    source:
+      "AWS KMS Developer Guide, 'Editing keys': you cannot edit any properties of AWS managed keys (description, key policy, tags, enabled state, automatic rotation), and 'Schedule key deletion': you cannot schedule the deletion of AWS managed keys",
+    resource: "arn:*:kms:*:*:key/*",
+    listedOnly: "awsManagedKeys",
+    actions: [
+      "kms:updatekeydescription",
+      "kms:putkeypolicy",
+      "kms:tagresource",
+      "kms:untagresource",
+      "kms:enablekey",
+      "kms:disablekey",
+      "kms:enablekeyrotation",
+      "kms:disablekeyrotation",
+      "kms:schedulekeydeletion",
+    ],
+  },
 ];
+
+/** What the snapshot says about resources whose ARN does not tell (see `listedOnly`). */
+export interface ProtectedListings {
+  awsManagedKeys?: ReadonlySet<string>;
+}
 
 const COMPILED = AWS_PROTECTED_RESOURCES.map((rule) => ({
   rule,
@@ -84,18 +114,37 @@ export const PROTECTED_PREFIXES: ReadonlySet<string> = new Set(
   AWS_PROTECTED_RESOURCES.flatMap((r) => r.actions.map((a) => a.slice(0, a.indexOf(":")))),
 );
 
-/** The rules whose resource pattern covers this request resource (taken as a literal string). */
-export function protectedRulesFor(resource: string): readonly ProtectedResourceRule[] {
+const covers = (
+  c: (typeof COMPILED)[number],
+  resource: string,
+  listings: ProtectedListings | undefined,
+): boolean =>
+  matchCompiledGlob(c.glob, resource) &&
+  (!c.rule.listedOnly || listings?.[c.rule.listedOnly]?.has(resource) === true);
+
+/**
+ * The rules whose resource pattern covers this request resource (taken as a literal
+ * string). `listings`: the model's lists of resources the ARN does not describe
+ * (`AccountModel.awsManagedKeys`); without them, those rules never apply.
+ */
+export function protectedRulesFor(
+  resource: string,
+  listings?: ProtectedListings,
+): readonly ProtectedResourceRule[] {
   if (!resource.startsWith("arn:")) return [];
-  return COMPILED.filter((c) => matchCompiledGlob(c.glob, resource)).map((c) => c.rule);
+  return COMPILED.filter((c) => covers(c, resource, listings)).map((c) => c.rule);
 }
 
 /** The rule that makes AWS refuse this action on this resource, if any. */
-export function refusedByAws(action: string, resource: string): ProtectedResourceRule | undefined {
+export function refusedByAws(
+  action: string,
+  resource: string,
+  listings?: ProtectedListings,
+): ProtectedResourceRule | undefined {
   const prefix = action.slice(0, action.indexOf(":")).toLowerCase();
   if (!PROTECTED_PREFIXES.has(prefix)) return undefined;
   const lower = action.toLowerCase();
   for (const c of COMPILED)
-    if (c.actions.has(lower) && matchCompiledGlob(c.glob, resource)) return c.rule;
+    if (c.actions.has(lower) && covers(c, resource, listings)) return c.rule;
   return undefined;
 }

@@ -53,5 +53,7 @@ export interface AccountModel {
   resourcePolicies: ReadonlyMap<string, ResourcePolicyRecord>;
   /** S3 bucket ARN → owning account, from the snapshots' bucket lists and bucket policies. */
   bucketOwners: ReadonlyMap<string, string>;
+  /** Key ARNs of the AWS managed KMS keys the snapshots list (`awsManagedKeys`). */
+  awsManagedKeys: ReadonlySet<string>;
   issues: readonly Issue[];
 }

@@ -38,5 +38,11 @@ export interface AccountSnapshot {
    * request on it is conditional on who owns it.
    */
   buckets?: readonly string[];
+  /**
+   * The account's AWS managed KMS keys (key ARNs; `KeyManager` `AWS` in `DescribeKey`). A key
+   * ARN does not say who manages the key: AWS refuses customers' changes to these
+   * (`aws-protected-resources.ts`), whatever the policies allow.
+   */
+  awsManagedKeys?: readonly string[];
   organization?: OrganizationInput;
 }

@@ -28,6 +28,7 @@ export function createAccountModel(
   const principals = new Map<string, PrincipalRecord>();
   const resourcePolicies = new Map<string, ResourcePolicyRecord>();
   const bucketOwners = new Map<string, string>();
+  const awsManagedKeys = new Set<string>();
   const parsed = snapshots.flatMap((snapshot, i) => {
     const prefix = snapshots.length > 1 ? `accounts[${i}].` : "";
     if (!isObject(snapshot)) {
@@ -90,6 +91,13 @@ export function createAccountModel(
         );
       bucketOwners.set(arn, accountId);
     }
+    for (const arn of readKeyArns(
+      snapshot.awsManagedKeys,
+      accountId,
+      `${prefix}awsManagedKeys`,
+      issues,
+    ))
+      awsManagedKeys.add(arn);
     accounts.set(accountId, {
       accountId,
       partition,
@@ -113,7 +121,7 @@ export function createAccountModel(
       managedPolicies: details.managedPolicies,
     });
   }
-  return { accounts, principals, resourcePolicies, bucketOwners, issues };
+  return { accounts, principals, resourcePolicies, bucketOwners, awsManagedKeys, issues };
 }
 
 const isBucketArn = (arn: string) => /^arn:[^:]+:s3:::[^/]+$/.test(arn);
@@ -133,6 +141,27 @@ function readBuckets(input: unknown, partition: string, path: string, issues: Is
         : entry;
     if (typeof arn === "string" && isBucketArn(arn)) arns.push(arn);
     else issues.push(issueAt(`${path}[${i}]`, "must be a bucket name or an S3 bucket ARN"));
+  });
+  return arns;
+}
+
+/** KMS key ARNs of the account (`arn:<partition>:kms:<region>:<account>:key/<key ID>`). */
+function readKeyArns(input: unknown, accountId: string, path: string, issues: Issue[]): string[] {
+  if (input === undefined) return [];
+  if (!Array.isArray(input)) {
+    issues.push(issueAt(path, "must be a list of KMS key ARNs"));
+    return [];
+  }
+  const arns: string[] = [];
+  input.forEach((entry, i) => {
+    const parsed = typeof entry === "string" ? parseArn(entry) : undefined;
+    if (parsed?.service !== "kms" || !parsed.region || !/^key\/[^/]+$/.test(parsed.resource))
+      issues.push(
+        issueAt(`${path}[${i}]`, "must be a KMS key ARN (arn:…:kms:<region>:<account>:key/<id>)"),
+      );
+    else if (parsed.accountId !== accountId)
+      issues.push(issueAt(`${path}[${i}]`, `must be a key of account ${accountId}`));
+    else arns.push(entry as string);
   });
   return arns;
 }

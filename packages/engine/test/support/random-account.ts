@@ -18,9 +18,12 @@ export const ACTIONS = [
   "iam:DeletePolicy",
   "iam:PutRolePolicy",
   "kms:DeleteAlias",
+  "kms:ScheduleKeyDeletion",
 ];
 export const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decrypt"];
 export const KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`;
+/** An AWS managed key (the snapshot lists it): AWS refuses changes to it, whatever its policy says. */
+export const AWS_MANAGED_KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/aws-managed-1`;
 export const RESOURCES = [
   "*",
   "arn:aws:s3:::a/k",
@@ -30,6 +33,7 @@ export const RESOURCES = [
   "arn:aws:s3:::c/k",
   ROLE,
   KEY,
+  AWS_MANAGED_KEY,
   "arn:aws:iam::aws:policy/AdministratorAccess",
   `arn:aws:iam::${ACCOUNT}:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_A_1`,
   `arn:aws:iam::${ACCOUNT}:role/aws-service-role/ecs.amazonaws.com/AWSServiceRoleForECS`,
@@ -218,7 +222,9 @@ export function buildModel(s: Scenario) {
       a: doc(s.bucketPolicy),
       b: doc(s.bucketPolicy),
       [KEY]: doc(s.keyPolicy),
+      [AWS_MANAGED_KEY]: doc(s.keyPolicy),
     },
+    awsManagedKeys: [AWS_MANAGED_KEY],
     ...(s.scp && {
       organization: {
         serviceControlPolicies: [{ target: "r-root", policies: [{ document: doc(s.scp) }] }],

@@ -4,7 +4,7 @@
  * - `boolean`: `true`/`false` (CSV text, JSON boolean, Parquet BOOLEAN).
  * - `timestamp`: a `Date`, or `undefined` when unknown (CSV ISO-8601 UTC or blank, JSON string or
  *   null, Parquet INT64 TIMESTAMP(MILLIS, UTC) nullable).
- * - `json`: an object or array (CSV JSON text, JSON nested value, Parquet UTF8 annotated JSON).
+ * - `json`: an object or array, possibly of objects (CSV JSON text, JSON nested value, Parquet UTF8 annotated JSON).
  */
 export type ColumnType = "string" | "boolean" | "timestamp" | "json";
 
@@ -15,12 +15,14 @@ export interface ReportColumn {
 
 export type JsonObject = Readonly<Record<string, string>>;
 export type JsonArray = readonly string[];
+/** A list of records, such as the policies that grant a row (`granted_by`). */
+export type JsonRecords = readonly object[];
 
 interface CellValues {
   string: string;
   boolean: boolean;
   timestamp: Date | undefined;
-  json: JsonObject | JsonArray;
+  json: JsonObject | JsonArray | JsonRecords;
 }
 
 export type CellValue = CellValues[ColumnType];

@@ -37,6 +37,8 @@ export const PRINCIPAL_COLUMNS = [
   column("group_arns", "json"),
   column("permissions_boundary_arn", "string"),
   column("iam_admin_path", "json"),
+  column("iam_admin_granted_by", "json"),
+  column("iam_admin_actions", "json"),
 ] as const;
 
 export const RESOURCE_COLUMNS = [
@@ -68,6 +70,7 @@ export const PRINCIPAL_ACCESS_COLUMNS = [
   column("conditional", "boolean"),
   column("except_resources", "json"),
   column("resource_pattern", "string"),
+  column("granted_by", "json"),
 ] as const;
 
 export const RESOURCE_ACCESS_COLUMNS = [
@@ -83,6 +86,7 @@ export const RESOURCE_ACCESS_COLUMNS = [
   column("resource_type", "string"),
   column("principal_in_account", "boolean"),
   column("conditional", "boolean"),
+  column("granted_by", "json"),
 ] as const;
 
 /** Sightline's own report: who can reach the account's IAM-admin roles and its roles open to other accounts. */

@@ -11,6 +11,7 @@ export interface PrincipalAccessRowOptions {
   expandResourcePattern?: (pattern: string, summary: PrincipalAccessSummary) => readonly string[];
 }
 
+const NONE: readonly never[] = Object.freeze([]);
 const NO_TAGS: Readonly<Record<string, string>> = Object.freeze({});
 
 export function buildPrincipalAccessRow(
@@ -30,6 +31,7 @@ export function buildPrincipalAccessRow(
     conditional: summary.conditional,
     except_resources: summary.exceptResources,
     resource_pattern: summary.resourceArn,
+    granted_by: summary.grantedBy ?? NONE,
   };
 }
 

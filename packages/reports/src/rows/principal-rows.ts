@@ -26,6 +26,8 @@ const lastUsedByCredentials = (credentials: UserCredentials | undefined) =>
  * administer IAM, also when only under conditions (such as MFA): an auditor looking for admins
  * must see it; `principal_is_iam_admin_conditional` tells the two apart.
  */
+const NONE: readonly never[] = Object.freeze([]);
+
 export function buildPrincipalRow(row: PrincipalRow, context: ReportContext): PrincipalReportRow {
   const metadata = context.principalMetadata(row.principalArn);
   const credentials = metadata?.credentials;
@@ -55,6 +57,8 @@ export function buildPrincipalRow(row: PrincipalRow, context: ReportContext): Pr
     group_arns: row.groupArns,
     permissions_boundary_arn: row.permissionsBoundaryArn ?? "",
     iam_admin_path: metadata?.iamAdminPath ?? [],
+    iam_admin_granted_by: row.iamAdminGrantedBy ?? NONE,
+    iam_admin_actions: row.iamAdminActions ?? NONE,
   };
 }
 

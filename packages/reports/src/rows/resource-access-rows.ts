@@ -2,6 +2,8 @@ import type { ResourceAccessSummary } from "@sightline/engine";
 import type { ResourceAccessReportRow } from "../columns/report-columns.ts";
 import { nameFromArn, type ReportContext } from "./report-context.ts";
 
+const NONE: readonly never[] = Object.freeze([]);
+
 /**
  * One row of the resource-access-summaries report. `principal_arn` holds the principal as the
  * engine names it: an ARN, or for principals that have none a 12-digit account, `*`, a service
@@ -26,6 +28,7 @@ export function buildResourceAccessRow(
     resource_type: summary.resourceType,
     principal_in_account: summary.inAccount,
     conditional: summary.conditional,
+    granted_by: summary.grantedBy ?? NONE,
   };
 }
 

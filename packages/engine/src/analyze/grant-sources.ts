@@ -1,0 +1,413 @@
+import { CAPABILITIES, type Capability } from "@sightline/capabilities";
+import { statementAppliesToResource } from "../authorize/evaluate-statement.ts";
+import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
+import type { KeyResolver } from "../policy/policy-variables.ts";
+import type { PrincipalRecord } from "../snapshot/account-model.ts";
+import type { ActionIndex, PrefixWindow } from "./action-index.ts";
+import type { GrantSource } from "./analysis-types.ts";
+import type { PolicyIds } from "./policy-traits.ts";
+import type { TriSet } from "./tri-set.ts";
+
+/**
+ * Which policies grant a row ("granted by"). Computed from a decision set already at hand
+ * (per policy set, or per resource and group of principals), never per principal × action:
+ * an Allow statement grants a capability when it names an action of the capability that
+ * the decision allows (maybe under conditions) and it applies to the resource. Deny
+ * statements are never listed: a Deny that carves part out takes nothing from what the
+ * remaining actions are granted by.
+ */
+
+/** A policy and its statements that give a capability. */
+export interface GrantingPolicy {
+  policy: Policy;
+  statements: Statement[];
+}
+
+/** Granting policies, and once named, their grant sources (shared by every row they grant). */
+export interface GrantList {
+  readonly policies: readonly GrantingPolicy[];
+  named?: readonly GrantSource[];
+}
+
+/** An Allow statement of a policy, with its action set. */
+export interface AllowStatement {
+  policy: Policy;
+  statement: Statement;
+  actions: Uint32Array;
+}
+type Candidate = AllowStatement;
+
+/** The valid Allow statements of `policies`: list them once to search them per window. */
+export function allowStatements(index: ActionIndex, policies: readonly Policy[]): AllowStatement[] {
+  const out: AllowStatement[] = [];
+  for (const policy of policies)
+    for (const statement of policy.statements)
+      if (statement.effect === "Allow" && !statement.invalid)
+        out.push({ policy, statement, actions: index.actionSet(statement) });
+  return out;
+}
+
+const isAllowList = (
+  list: readonly Policy[] | readonly AllowStatement[],
+): list is readonly AllowStatement[] => list.length > 0 && "actions" in (list[0] as object);
+
+/**
+ * The Allow statements that give actions a decision set allows within one window, and
+ * for each capability the policies among them that give one of its actions. Lists are
+ * shared by the capabilities (and rows) that the same statements give.
+ */
+export class GrantCandidates {
+  private readonly lists = new Map<number | string, GrantList>();
+  /** Per candidate, a bit per capability (`CAPABILITIES` order) it gives an allowed action of. */
+  private capabilityBits: Uint8Array | undefined;
+
+  private constructor(
+    private readonly index: ActionIndex,
+    private readonly list: readonly Candidate[],
+    private readonly set: TriSet,
+    private readonly offsetWord: number,
+    private readonly window: PrefixWindow,
+  ) {}
+
+  /**
+   * The Allow statements of `policies` that give actions `set` allows within the window
+   * and that `applies` (to the resource; for resource policies, to the caller too).
+   * `offsetWord` is the first word `set` covers (0 for a full-catalogue set).
+   */
+  static find(
+    index: ActionIndex,
+    policies: readonly Policy[] | readonly AllowStatement[],
+    set: TriSet,
+    offsetWord: number,
+    window: PrefixWindow,
+    applies: (policy: Policy, statement: Statement) => boolean,
+  ): GrantCandidates {
+    const out: Candidate[] = [];
+    const { maybe } = set;
+    if (maybe !== 0) {
+      const allows = isAllowList(policies) ? policies : allowStatements(index, policies);
+      const width = window.lastWord - window.firstWord;
+      for (const c of allows) {
+        const { actions } = c;
+        let hit = false;
+        for (let w = 0; w < width && !hit; w++) {
+          const g = window.firstWord + w;
+          let bits = (actions[g] as number) & (window.ownMask[w] as number);
+          if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
+          hit = bits !== 0;
+        }
+        if (hit && applies(c.policy, c.statement)) out.push(c);
+      }
+    }
+    return new GrantCandidates(index, out, set, offsetWord, window);
+  }
+
+  /** These candidates, then `other`'s (over the same set and window). */
+  concat(other: GrantCandidates): GrantCandidates {
+    if (other.list.length === 0) return this;
+    if (this.list.length === 0) return other;
+    return new GrantCandidates(
+      this.index,
+      [...this.list, ...other.list],
+      this.set,
+      this.offsetWord,
+      this.window,
+    );
+  }
+
+  /** The policies (in policy order) whose candidates give an allowed action of `capability`. */
+  granting(capability: Capability, intern?: (policies: GrantingPolicy[]) => GrantList): GrantList {
+    const n = this.list.length;
+    if (n === 0) return NO_GRANTS;
+    this.capabilityBits ??= this.computeCapabilityBits();
+    const bits = this.capabilityBits;
+    const bit = 1 << CAPABILITIES.indexOf(capability);
+    // Which candidates give it, as a key: lists are shared by the capabilities they serve.
+    let key: number | string = n <= 30 ? 0 : "";
+    for (let i = 0; i < n; i++) {
+      if (((bits[i] as number) & bit) === 0) continue;
+      if (typeof key === "number") key |= 1 << i;
+      else key += `${i},`;
+    }
+    let found = this.lists.get(key);
+    if (!found) {
+      const out: GrantingPolicy[] = [];
+      for (let i = 0; i < n; i++) {
+        if (((bits[i] as number) & bit) === 0) continue;
+        const c = this.list[i] as Candidate;
+        const last = out[out.length - 1];
+        if (last && last.policy === c.policy) last.statements.push(c.statement);
+        else out.push({ policy: c.policy, statements: [c.statement] });
+      }
+      found = out.length === 0 ? NO_GRANTS : intern ? intern(out) : { policies: out };
+      this.lists.set(key, found);
+    }
+    return found;
+  }
+
+  private computeCapabilityBits(): Uint8Array {
+    const out = new Uint8Array(this.list.length);
+    const caps = CAPABILITIES.map((c) => this.index.capabilityMask(c));
+    const { maybe } = this.set;
+    const { firstWord, lastWord, ownMask } = this.window;
+    this.list.forEach((c, i) => {
+      let found = 0;
+      for (let g = firstWord; g < lastWord; g++) {
+        let bits = (c.actions[g] as number) & (ownMask[g - firstWord] as number);
+        if (bits !== 0 && maybe !== 1 && maybe !== 0) bits &= maybe[g - this.offsetWord] as number;
+        if (bits === 0) continue;
+        for (let k = 0; k < caps.length; k++)
+          if (((caps[k] as Uint32Array)[g] as number) & bits) found |= 1 << k;
+      }
+      out[i] = found;
+    });
+    return out;
+  }
+}
+
+/**
+ * Whether a statement may apply to one of `literals`, computed once per statement.
+ * `shared`: the answers for statements of policies that do not depend on the principal
+ * (`PolicyIds.isDependent`), shared by every principal asked about these literals.
+ */
+export function appliesTo(
+  literals: readonly string[],
+  resolve: KeyResolver,
+  shared?: { ids: PolicyIds; known: Map<Statement, boolean> },
+): (policy: Policy, statement: Statement) => boolean {
+  const own = new Map<Statement, boolean>();
+  return (policy, statement) => {
+    const known = shared && !shared.ids.isDependent(policy.statements) ? shared.known : own;
+    let applies = known.get(statement);
+    if (applies === undefined) {
+      applies = literals.some(
+        (l) => statementAppliesToResource(policy, statement, l, resolve).kind !== "false",
+      );
+      known.set(statement, applies);
+    }
+    return applies;
+  };
+}
+
+/** Union of several lists, one entry per policy, statements in first-seen order. */
+export function mergeGrantingPolicies(lists: readonly GrantList[]): GrantList {
+  if (lists.length === 0) return NO_GRANTS;
+  if (lists.length === 1) return lists[0] as GrantList;
+  const byPolicy = new Map<Policy, GrantingPolicy>();
+  for (const list of lists) {
+    for (const g of list.policies) {
+      const existing = byPolicy.get(g.policy);
+      if (!existing) byPolicy.set(g.policy, { policy: g.policy, statements: [...g.statements] });
+      else
+        for (const s of g.statements)
+          if (!existing.statements.includes(s)) existing.statements.push(s);
+    }
+  }
+  return { policies: [...byPolicy.values()] };
+}
+
+/** A policy as a reviewer finds it: its ARN or inline name, and how the principal has it. */
+export function toGrantSource(policy: Policy, statements: readonly Statement[]): GrantSource {
+  const sids = statements.map(describeStatement);
+  if (policy.type !== "identity") {
+    // Resource policies carry the resource ARN as ID (role trust policies `<role ARN>#trust`).
+    const hash = policy.id.indexOf("#");
+    return {
+      policyType: "resource",
+      policyArn: hash < 0 ? policy.id : policy.id.slice(0, hash),
+      sids,
+    };
+  }
+  const inline = policy.id.includes("#inline#");
+  const via = policy.attachedVia;
+  return {
+    policyType: via ? (inline ? "group-inline" : "group-managed") : inline ? "inline" : "managed",
+    ...(!inline && { policyArn: policy.id }),
+    policyName: policy.name,
+    ...(via && { group: via }),
+    sids,
+  };
+}
+
+/**
+ * Names granting policies for each member of a policy set. Members share policy contents
+ * with the set's representative, not names (an identical inline policy may be called
+ * differently, a group policy reached through another group): each member's own policy
+ * of the same content is named. Lives for one analysis.
+ */
+export class GrantNames {
+  private readonly signatures = new WeakMap<PrincipalRecord, number>();
+  private readonly signatureIds = new Map<string, number>();
+  private readonly aligned = new WeakMap<
+    PrincipalRecord,
+    { rep: PrincipalRecord; map: Map<Policy, Policy> }
+  >();
+  private readonly convertedFor = new WeakMap<GrantList, Map<number, readonly GrantSource[]>>();
+  private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
+  private readonly allows = new WeakMap<object, AllowStatement[]>();
+  private readonly interned = new Map<string, GrantList>();
+  private readonly policyUids = new WeakMap<Policy, number>();
+  private nextUid = 0;
+
+  private readonly applicability = new Map<
+    string,
+    { ids: PolicyIds; known: Map<Statement, boolean> }
+  >();
+
+  constructor(readonly ids: PolicyIds) {}
+
+  /**
+   * Statement applicability on literals that many principals are asked about (`*`, the
+   * stand-in resources), shared for the analysis (see `appliesTo`).
+   */
+  sharedApplicability(literals: readonly string[]): {
+    ids: PolicyIds;
+    known: Map<Statement, boolean>;
+  } {
+    const key = literals.join("\n");
+    let found = this.applicability.get(key);
+    if (!found) {
+      found = { ids: this.ids, known: new Map() };
+      this.applicability.set(key, found);
+    }
+    return found;
+  }
+
+  /** Content and name of each identity policy, in order: equal signatures name alike. */
+  private signatureOf(record: PrincipalRecord): number {
+    let id = this.signatures.get(record);
+    if (id === undefined) {
+      const sig = record.identityPolicies
+        .map((p) => {
+          const name = p.id.includes("#inline#") ? `i:${p.name}` : `m:${p.id}`;
+          return `${this.ids.idOf(p.statements)}:${name}:${p.attachedVia ?? ""}`;
+        })
+        .join("\n");
+      id = this.signatureIds.get(sig);
+      if (id === undefined) {
+        id = this.signatureIds.size;
+        this.signatureIds.set(sig, id);
+      }
+      this.signatures.set(record, id);
+    }
+    return id;
+  }
+
+  /**
+   * One list object per content, kept for the analysis: policy sets whose grants come from
+   * the same policies (a shared managed policy) share the list and its names.
+   */
+  readonly intern = (policies: GrantingPolicy[]): GrantList => {
+    let key = "";
+    for (const g of policies) {
+      let uid = this.policyUids.get(g.policy);
+      if (uid === undefined) {
+        uid = this.nextUid++;
+        this.policyUids.set(g.policy, uid);
+      }
+      key += `${uid}:`;
+      for (const s of g.statements) key += `${s.index},`;
+      key += "|";
+    }
+    let found = this.interned.get(key);
+    if (!found) {
+      found = { policies };
+      this.interned.set(key, found);
+    }
+    return found;
+  };
+
+  /** The Allow statements of a principal's identity policies or of a resource policy, listed once. */
+  allowsOf(index: ActionIndex, owner: PrincipalRecord | Policy): readonly AllowStatement[] {
+    let found = this.allows.get(owner);
+    if (!found) {
+      found = allowStatements(
+        index,
+        "identityPolicies" in owner ? owner.identityPolicies : [owner],
+      );
+      this.allows.set(owner, found);
+    }
+    return found;
+  }
+
+  /** Whether `member` names its policies as `rep` does (then `rep`'s lists convert as they are). */
+  namesAlike(rep: PrincipalRecord, member: PrincipalRecord): boolean {
+    return rep === member || this.signatureOf(rep) === this.signatureOf(member);
+  }
+
+  /** The grant sources of a list, named as its policies are. */
+  convert(list: GrantList): readonly GrantSource[] {
+    if (list.policies.length === 0) return NONE;
+    list.named ??= list.policies.map((g) => this.sourceOf(g.policy, g.statements));
+    return list.named;
+  }
+
+  /** `rep`'s granting policies (and any resource policy) as `member`'s grant sources. */
+  sourcesFor(
+    rep: PrincipalRecord,
+    member: PrincipalRecord,
+    list: GrantList,
+    alike = this.namesAlike(rep, member),
+  ): readonly GrantSource[] {
+    if (list.policies.length === 0) return NONE;
+    if (alike) return this.convert(list);
+    let bySignature = this.convertedFor.get(list);
+    if (!bySignature) {
+      bySignature = new Map();
+      this.convertedFor.set(list, bySignature);
+    }
+    const sig = this.signatureOf(member);
+    let out = bySignature.get(sig);
+    if (!out) {
+      const map = this.align(rep, member);
+      out = list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
+      bySignature.set(sig, out);
+    }
+    return out;
+  }
+
+  /** One object per policy and statements, shared by every row it grants. */
+  private sourceOf(policy: Policy, statements: readonly Statement[]): GrantSource {
+    let byStatements = this.sources.get(policy);
+    if (!byStatements) {
+      byStatements = new Map();
+      this.sources.set(policy, byStatements);
+    }
+    const key =
+      statements.length === 1
+        ? String(statements[0]?.index)
+        : statements.map((s) => s.index).join(",");
+    let source = byStatements.get(key);
+    if (!source) {
+      source = toGrantSource(policy, statements);
+      byStatements.set(key, source);
+    }
+    return source;
+  }
+
+  /** `rep`'s identity policies → `member`'s of the same content (same name first). */
+  private align(rep: PrincipalRecord, member: PrincipalRecord): Map<Policy, Policy> {
+    const cached = this.aligned.get(member);
+    if (cached && cached.rep === rep) return cached.map;
+    const map = new Map<Policy, Policy>();
+    const free = new Set(member.identityPolicies);
+    const label = (p: Policy) =>
+      `${p.id.includes("#inline#") ? `i:${p.name}` : `m:${p.id}`}:${p.attachedVia ?? ""}`;
+    const pick = (p: Policy, sameName: boolean) => {
+      const id = this.ids.idOf(p.statements);
+      for (const q of free) {
+        if (this.ids.idOf(q.statements) !== id || (sameName && label(q) !== label(p))) continue;
+        free.delete(q);
+        map.set(p, q);
+        return;
+      }
+    };
+    for (const p of rep.identityPolicies) pick(p, true);
+    for (const p of rep.identityPolicies) if (!map.has(p)) pick(p, false);
+    this.aligned.set(member, { rep, map });
+    return map;
+  }
+}
+
+const NONE: readonly GrantSource[] = Object.freeze([]);
+const NO_GRANTS: GrantList = Object.freeze({ policies: [], named: NONE });
