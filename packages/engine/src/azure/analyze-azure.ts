@@ -72,6 +72,7 @@ interface ScopeEvaluation {
   ev: Evaluation;
   key: string;
   assignments: { a: AzureAssignment; viaGroup: boolean }[];
+  denies: AzureDeny[];
   /** Per applicable assignment: the pairs it contributes to (computed on first use). */
   flags?: Uint8Array[];
 }
@@ -317,25 +318,13 @@ export class AzureAnalysis {
       ev = { sure, any, levels, held: Int32Array.from(held), denied: denies.length > 0 };
       this.evaluations.set(key, ev);
     }
-    const result: ScopeEvaluation = { ev, key, assignments };
+    const result: ScopeEvaluation = { ev, key, assignments, denies };
     if (keep) s.evals.set(scope, result);
     return result;
   }
 
   private levelsOf(sure: Uint32Array, any: Uint32Array): Uint8Array {
-    const levels = new Uint8Array(this.index.pairs.length);
-    for (let w = 0; w < this.words; w++) {
-      let word = any[w] as number;
-      while (word !== 0) {
-        const bit = 31 - Math.clz32(word & -word);
-        word &= word - 1;
-        const i = w * 32 + bit;
-        const level = ((sure[w] as number) >>> bit) & 1 ? 2 : 1;
-        for (const k of this.index.pairsOf[i] ?? [])
-          if ((levels[k] as number) < level) levels[k] = level;
-      }
-    }
-    return levels;
+    return this.index.pairLevels(sure, any);
   }
 
   /** The pairs to which one assignment contributes under an evaluation. */
@@ -352,8 +341,13 @@ export class AzureAnalysis {
     if (!flags) {
       const bits = this.assignmentBits(a).any;
       const both = new Uint32Array(this.words);
-      for (let w = 0; w < this.words; w++) both[w] = (bits[w] as number) & (ev.any[w] as number);
-      flags = this.levelsOf(both, both);
+      let cut = false;
+      for (let w = 0; w < this.words; w++) {
+        both[w] = (bits[w] as number) & (ev.any[w] as number);
+        if (both[w] !== bits[w]) cut = true;
+      }
+      // A deny that removes none of the assignment's operations leaves its pairs as they are.
+      flags = cut ? this.levelsOf(both, both) : this.pairsOfAssignment(a);
       byRole.set(key, flags);
     }
     return flags;
@@ -434,7 +428,14 @@ export class AzureAnalysis {
     const sub = this.model.subscriptionScope;
     for (const [t, here] of evals.entries()) {
       const above = evals.filter((e, u) => u < t && here.scope.startsWith(`${e.scope}/`));
-      const below = evals.filter((e, u) => u > t && e.scope.startsWith(`${here.scope}/`));
+      // Access only grows downwards (more assignments apply), unless a deny that does not apply
+      // here applies below: only such scopes can be exceptions.
+      const below = evals.filter(
+        (e, u) =>
+          u > t &&
+          e.scope.startsWith(`${here.scope}/`) &&
+          e.e.denies.some((d) => !here.e.denies.includes(d)),
+      );
       for (const k of here.ev.held) {
         if (here.filter && !here.filter(k)) continue;
         const level = here.ev.levels[k] as number;
@@ -444,7 +445,9 @@ export class AzureAnalysis {
         const except: string[] = [];
         for (const e of below) {
           if ((e.ev.levels[k] as number) >= level || (e.filter && !e.filter(k))) continue;
-          if (except.some((x) => e.scope.startsWith(`${x}/`))) continue;
+          // Only the topmost scope of a cut subtree is named.
+          const ancestors = this.ancestors(e.scope);
+          if (except.some((x) => ancestors.has(x))) continue;
           except.push(e.scope);
         }
         const pair = this.index.pairs[k] as { provider: string; capability: Capability };
