@@ -138,6 +138,8 @@ export class AzureAnalysis {
   private readonly directSources: GrantSource[] = [];
   private readonly groupSources: GrantSource[] = [];
   private readonly signatures: Signature[] = [];
+  /** Resource rows by applicable assignments, evaluation and provider (see `templates`). */
+  private readonly sharedTemplates = new Map<string, ResourceRowTemplate[]>();
   private readonly signatureOf = new Map<string, Signature>();
   private readonly assignmentsAt = new Map<string, AzureAssignment[]>();
   private readonly signaturesOfAssignment = new Map<AzureAssignment, Signature[]>();
@@ -466,14 +468,16 @@ export class AzureAnalysis {
     });
     const sub = this.model.subscriptionScope;
     for (const [t, here] of evals.entries()) {
-      const above = evals.filter((e, u) => u < t && here.scope.startsWith(`${e.scope}/`));
+      // All the scopes are at or below the subscription: above = a path prefix of this scope.
+      const pathHere = this.ancestors(here.scope);
+      const above = evals.filter((e, u) => u < t && pathHere.has(e.scope));
       // Access only grows downwards (more assignments apply), unless a deny that does not apply
       // here applies below: only such scopes can be exceptions.
       const below = evals.filter(
         (e, u) =>
           u > t &&
-          e.scope.startsWith(`${here.scope}/`) &&
-          e.e.denies.some((d) => !here.e.denies.includes(d)),
+          e.e.denies.some((d) => !here.e.denies.includes(d)) &&
+          this.ancestors(e.scope).has(here.scope),
       );
       for (const k of here.ev.held) {
         if (here.filter && !here.filter(k)) continue;
@@ -586,7 +590,17 @@ export class AzureAnalysis {
     e.templates ??= new Map();
     let out = e.templates.get(provider);
     if (!out) {
-      out = this.templatesOf(e, provider);
+      // The rows depend only on the applicable assignments (and how each is received), the
+      // access and the provider: evaluations alike in these share them, across signatures too.
+      const assignments = e.assignments.map(
+        ({ a, viaGroup }) => `${a.index}${viaGroup ? "g" : "d"}`,
+      );
+      const key = `${assignments.join(",")}|${e.key}|${provider}`;
+      out = this.sharedTemplates.get(key);
+      if (!out) {
+        out = this.templatesOf(e, provider);
+        this.sharedTemplates.set(key, out);
+      }
       e.templates.set(provider, out);
     }
     return out;
