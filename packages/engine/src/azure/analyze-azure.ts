@@ -4,6 +4,7 @@ import type {
   GrantSource,
   PrincipalAccessSummary,
   PrincipalRow,
+  PrincipalType,
   ResourceAccessSummary,
   ResourceRow,
   ResourceType,
@@ -63,6 +64,9 @@ interface Signature {
   assignments: { a: AzureAssignment; viaGroup: boolean }[];
   denies: AzureDeny[];
   members: AzurePrincipal[];
+  /** The members' IDs and types side by side, as the resource rows read them (one per row). */
+  memberIds: string[];
+  memberTypes: PrincipalType[];
   /** Its assignments' and denies' scopes below the subscription: elsewhere it inherits the subscription's access. */
   below: Set<string>;
   /** Evaluations by scope. */
@@ -91,7 +95,6 @@ interface ResourceRowTemplate {
 /** A signature holding something on a resource row's scope, with its rows there. */
 interface Holder {
   s: Signature;
-  members: readonly AzurePrincipal[];
   rows: readonly ResourceRowTemplate[];
 }
 
@@ -196,12 +199,23 @@ export class AzureAnalysis {
         const below = new Set<string>();
         for (const { a } of assignments) if (a.scopeKey.startsWith(sub)) below.add(a.scopeKey);
         for (const d of denies) if (d.scopeKey.startsWith(sub)) below.add(d.scopeKey);
-        s = { key, assignments, denies, members: [], below, evals: new Map() };
+        s = {
+          key,
+          assignments,
+          denies,
+          members: [],
+          memberIds: [],
+          memberTypes: [],
+          below,
+          evals: new Map(),
+        };
         this.signatureOf.set(key, s);
         this.signatures.push(s);
         for (const { a } of assignments) pushTo(this.signaturesOfAssignment, a, s);
       }
       s.members.push(p);
+      s.memberIds.push(p.id);
+      s.memberTypes.push(p.type);
     }
   }
 
@@ -636,22 +650,22 @@ export class AzureAnalysis {
    */
   private *resourceSummaries(resources: readonly ResourceRow[]): Generator<ResourceAccessSummary> {
     const context = this.resourceContext();
-    // Indexed loops: array iterators held across a `yield` cost more than the rows themselves.
+    // Indexed loops: array iterators held across a `yield` cost more than the rows themselves;
+    // the members' IDs and types come from dense arrays, not from each member's object.
     for (const r of resources) {
       const holders = this.holdersAt(r, context);
       for (let h = 0; h < holders.length; h++) {
-        const { members, rows } = holders[h] as Holder;
+        const { s, rows } = holders[h] as Holder;
         for (let i = 0; i < rows.length; i++)
-          for (let j = 0; j < members.length; j++) {
+          for (let j = 0; j < s.memberIds.length; j++) {
             const t = rows[i] as ResourceRowTemplate;
-            const m = members[j] as AzurePrincipal;
             yield {
               resourceArn: r.resourceArn,
               resourceType: r.resourceType,
               service: t.service,
               capability: t.capability,
-              principal: m.id,
-              principalType: m.type,
+              principal: s.memberIds[j] as string,
+              principalType: s.memberTypes[j] as PrincipalType,
               inAccount: true,
               conditional: t.conditional,
               grantedBy: t.grantedBy,
@@ -709,7 +723,7 @@ export class AzureAnalysis {
       inherited = [];
       for (const s of fromAbove) {
         const rows = this.templates(this.evaluate(s, sub), filter);
-        if (rows.length > 0) inherited.push({ s, members: s.members, rows });
+        if (rows.length > 0) inherited.push({ s, rows });
       }
       inheritedByProvider.set(provider, inherited);
     }
@@ -717,9 +731,8 @@ export class AzureAnalysis {
     const rowsAt = (s: Signature) => this.templates(this.evaluate(s, scope), filter);
     const holders: Holder[] = [];
     for (const h of inherited) if (!assigned.has(h.s) && !denied.has(h.s)) holders.push(h);
-    for (const s of denied)
-      if (!assigned.has(s)) holders.push({ s, members: s.members, rows: rowsAt(s) });
-    for (const s of assigned) holders.push({ s, members: s.members, rows: rowsAt(s) });
+    for (const s of denied) if (!assigned.has(s)) holders.push({ s, rows: rowsAt(s) });
+    for (const s of assigned) holders.push({ s, rows: rowsAt(s) });
     return holders;
   }
 
