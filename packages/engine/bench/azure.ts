@@ -1,4 +1,7 @@
-// Benchmark: pnpm --filter @sightline/engine bench:azure [-- small|large]
+// Benchmark: pnpm --filter @sightline/engine bench:azure [-- small|large] [--digest]
+// `--digest` prints a SHA-256 over the JSON of every row, in order (principals, resources,
+// principal summaries, resource summaries), to check that a change leaves the output unchanged.
+import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
 import { listAzureOperations } from "@sightline/capabilities";
 import { analyzeAzureSubscription } from "../src/index.ts";
@@ -47,4 +50,16 @@ for (const size of run) {
   console.log(
     `  peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (whole process, incl. generator), heap growth ${heapMiB.toFixed(0)} MiB`,
   );
+  if (process.argv.includes("--digest")) {
+    const digest = (rows: Iterable<unknown>) => {
+      const hash = createHash("sha256");
+      for (const row of rows) hash.update(`${JSON.stringify(row)}\n`);
+      return hash.digest("hex").slice(0, 16);
+    };
+    console.log(
+      `  digests: principals ${digest(analysis.principals)}, resources ${digest(analysis.resources)}, ` +
+        `principal summaries ${digest(analysis.principalAccessSummaries())}, ` +
+        `resource summaries ${digest(analysis.resourceAccessSummaries())}`,
+    );
+  }
 }

@@ -4,6 +4,7 @@ import type {
   GrantSource,
   PrincipalAccessSummary,
   PrincipalRow,
+  PrincipalType,
   ResourceAccessSummary,
   ResourceRow,
   ResourceType,
@@ -50,6 +51,10 @@ interface Evaluation {
   held: Int32Array;
   /** Some deny assignment applies: an assignment's operations may be cut. */
   denied: boolean;
+  /** The held pairs by provider index (computed on first use). */
+  heldByProvider?: Map<number, number[]>;
+  /** The IAM-admin operations held, and whether any is held unconditionally (computed on first use). */
+  admin?: { held: number[]; sure: boolean };
 }
 
 /** Principals that receive exactly the same assignments and deny assignments, evaluated once. */
@@ -59,12 +64,13 @@ interface Signature {
   assignments: { a: AzureAssignment; viaGroup: boolean }[];
   denies: AzureDeny[];
   members: AzurePrincipal[];
+  /** The members' IDs and types side by side, as the resource rows read them (one per row). */
+  memberIds: string[];
+  memberTypes: PrincipalType[];
   /** Its assignments' and denies' scopes below the subscription: elsewhere it inherits the subscription's access. */
   below: Set<string>;
   /** Evaluations by scope. */
   evals: Map<string, ScopeEvaluation>;
-  /** Resource rows by applicable assignments, evaluation and provider. */
-  templates?: Map<string, ResourceRowTemplate[]>;
 }
 
 /** A signature's access at one scope, with the assignments that apply there. */
@@ -72,8 +78,11 @@ interface ScopeEvaluation {
   ev: Evaluation;
   key: string;
   assignments: { a: AzureAssignment; viaGroup: boolean }[];
+  denies: AzureDeny[];
   /** Per applicable assignment: the pairs it contributes to (computed on first use). */
   flags?: Uint8Array[];
+  /** Resource rows by provider (computed on first use). */
+  templates?: Map<number | undefined, ResourceRowTemplate[]>;
 }
 
 interface ResourceRowTemplate {
@@ -83,7 +92,24 @@ interface ResourceRowTemplate {
   grantedBy: readonly GrantSource[];
 }
 
+/** A signature holding something on a resource row's scope, with its rows there. */
+interface Holder {
+  s: Signature;
+  rows: readonly ResourceRowTemplate[];
+}
+
+interface ResourceContext {
+  /** Signatures with an assignment at or above the subscription. */
+  fromAbove: Set<Signature>;
+  /** Below the subscription: the signatures with an assignment, or a deny, at each scope. */
+  assignedAt: Map<string, Set<Signature>>;
+  deniedAt: Map<string, Set<Signature>>;
+  /** The holders that inherit the subscription's access unchanged, per provider. */
+  inheritedByProvider: Map<string, Holder[]>;
+}
+
 const EMPTY: readonly string[] = Object.freeze([]);
+const EMPTY_PAIRS: readonly number[] = Object.freeze([]);
 
 function orInto(target: Uint32Array, bits: Uint32Array): void {
   for (let w = 0; w < target.length; w++) target[w] = (target[w] as number) | (bits[w] as number);
@@ -115,6 +141,8 @@ export class AzureAnalysis {
   private readonly directSources: GrantSource[] = [];
   private readonly groupSources: GrantSource[] = [];
   private readonly signatures: Signature[] = [];
+  /** Resource rows by applicable assignments, evaluation and provider (see `templates`). */
+  private readonly sharedTemplates = new Map<string, ResourceRowTemplate[]>();
   private readonly signatureOf = new Map<string, Signature>();
   private readonly assignmentsAt = new Map<string, AzureAssignment[]>();
   private readonly signaturesOfAssignment = new Map<AzureAssignment, Signature[]>();
@@ -171,12 +199,23 @@ export class AzureAnalysis {
         const below = new Set<string>();
         for (const { a } of assignments) if (a.scopeKey.startsWith(sub)) below.add(a.scopeKey);
         for (const d of denies) if (d.scopeKey.startsWith(sub)) below.add(d.scopeKey);
-        s = { key, assignments, denies, members: [], below, evals: new Map() };
+        s = {
+          key,
+          assignments,
+          denies,
+          members: [],
+          memberIds: [],
+          memberTypes: [],
+          below,
+          evals: new Map(),
+        };
         this.signatureOf.set(key, s);
         this.signatures.push(s);
         for (const { a } of assignments) pushTo(this.signaturesOfAssignment, a, s);
       }
       s.members.push(p);
+      s.memberIds.push(p.id);
+      s.memberTypes.push(p.type);
     }
   }
 
@@ -280,9 +319,11 @@ export class AzureAnalysis {
   }
 
   /** The access of a signature at a scope: the union of its assignments at and above, less what applicable denies remove. */
-  private evaluate(s: Signature, scope: string, keep = true): ScopeEvaluation {
+  private evaluate(s: Signature, scope: string): ScopeEvaluation {
     const cached = s.evals.get(scope);
     if (cached) return cached;
+    const from = this.inheritsFrom(s, scope);
+    if (from !== undefined) return this.evaluate(s, from);
     const { assignments, denies } = this.applicable(s, scope);
     const key = this.evaluationKey(assignments, denies);
     let ev = this.evaluations.get(key);
@@ -317,25 +358,28 @@ export class AzureAnalysis {
       ev = { sure, any, levels, held: Int32Array.from(held), denied: denies.length > 0 };
       this.evaluations.set(key, ev);
     }
-    const result: ScopeEvaluation = { ev, key, assignments };
-    if (keep) s.evals.set(scope, result);
+    const result: ScopeEvaluation = { ev, key, assignments, denies };
+    s.evals.set(scope, result);
     return result;
   }
 
+  /**
+   * A scope below the subscription where the signature has no assignment or deny of its own
+   * has the access of the nearest scope above that has one (or of the subscription): the
+   * same assignments and denies apply, unless a deny there applies to its own scope only.
+   */
+  private inheritsFrom(s: Signature, scope: string): string | undefined {
+    const sub = this.model.subscriptionScope;
+    if (scope === sub || s.below.has(scope) || !scope.startsWith(`${sub}/`)) return undefined;
+    let nearest = sub;
+    // Ancestors come root first: the last one of the signature's is the nearest.
+    for (const above of this.ancestors(scope)) if (s.below.has(above)) nearest = above;
+    if (s.denies.some((d) => d.ownScopeOnly && d.scopeKey === nearest)) return undefined;
+    return nearest;
+  }
+
   private levelsOf(sure: Uint32Array, any: Uint32Array): Uint8Array {
-    const levels = new Uint8Array(this.index.pairs.length);
-    for (let w = 0; w < this.words; w++) {
-      let word = any[w] as number;
-      while (word !== 0) {
-        const bit = 31 - Math.clz32(word & -word);
-        word &= word - 1;
-        const i = w * 32 + bit;
-        const level = ((sure[w] as number) >>> bit) & 1 ? 2 : 1;
-        for (const k of this.index.pairsOf[i] ?? [])
-          if ((levels[k] as number) < level) levels[k] = level;
-      }
-    }
-    return levels;
+    return this.index.pairLevels(sure, any);
   }
 
   /** The pairs to which one assignment contributes under an evaluation. */
@@ -352,8 +396,13 @@ export class AzureAnalysis {
     if (!flags) {
       const bits = this.assignmentBits(a).any;
       const both = new Uint32Array(this.words);
-      for (let w = 0; w < this.words; w++) both[w] = (bits[w] as number) & (ev.any[w] as number);
-      flags = this.levelsOf(both, both);
+      let cut = false;
+      for (let w = 0; w < this.words; w++) {
+        both[w] = (bits[w] as number) & (ev.any[w] as number);
+        if (both[w] !== bits[w]) cut = true;
+      }
+      // A deny that removes none of the assignment's operations leaves its pairs as they are.
+      flags = cut ? this.levelsOf(both, both) : this.pairsOfAssignment(a);
       byRole.set(key, flags);
     }
     return flags;
@@ -433,8 +482,17 @@ export class AzureAnalysis {
     });
     const sub = this.model.subscriptionScope;
     for (const [t, here] of evals.entries()) {
-      const above = evals.filter((e, u) => u < t && here.scope.startsWith(`${e.scope}/`));
-      const below = evals.filter((e, u) => u > t && e.scope.startsWith(`${here.scope}/`));
+      // All the scopes are at or below the subscription: above = a path prefix of this scope.
+      const pathHere = this.ancestors(here.scope);
+      const above = evals.filter((e, u) => u < t && pathHere.has(e.scope));
+      // Access only grows downwards (more assignments apply), unless a deny that does not apply
+      // here applies below: only such scopes can be exceptions.
+      const below = evals.filter(
+        (e, u) =>
+          u > t &&
+          e.e.denies.some((d) => !here.e.denies.includes(d)) &&
+          this.ancestors(e.scope).has(here.scope),
+      );
       for (const k of here.ev.held) {
         if (here.filter && !here.filter(k)) continue;
         const level = here.ev.levels[k] as number;
@@ -444,7 +502,9 @@ export class AzureAnalysis {
         const except: string[] = [];
         for (const e of below) {
           if ((e.ev.levels[k] as number) >= level || (e.filter && !e.filter(k))) continue;
-          if (except.some((x) => e.scope.startsWith(`${x}/`))) continue;
+          // Only the topmost scope of a cut subtree is named.
+          const ancestors = this.ancestors(e.scope);
+          if (except.some((x) => ancestors.has(x))) continue;
           except.push(e.scope);
         }
         const pair = this.index.pairs[k] as { provider: string; capability: Capability };
@@ -461,12 +521,25 @@ export class AzureAnalysis {
     return rows;
   }
 
+  /** The pairs of one provider held in an evaluation, ascending. */
+  private heldOf(ev: Evaluation, provider: number | undefined): readonly number[] {
+    if (!ev.heldByProvider) {
+      ev.heldByProvider = new Map();
+      for (const k of ev.held)
+        pushTo(ev.heldByProvider, (this.index.pairs[k] as CapabilityPair).providerIndex, k);
+    }
+    return provider === undefined ? EMPTY_PAIRS : (ev.heldByProvider.get(provider) ?? EMPTY_PAIRS);
+  }
+
   /** The IAM-admin operations held in an evaluation, and whether any is held unconditionally. */
-  private adminHeld(e: ScopeEvaluation): { held: number[]; sure: boolean } {
-    const bit = (bits: Uint32Array, i: number) =>
-      (((bits[i >>> 5] as number) >>> (i & 31)) & 1) === 1;
-    const held = this.adminOps.filter((i) => bit(e.ev.any, i));
-    return { held, sure: held.some((i) => bit(e.ev.sure, i)) };
+  private adminHeld({ ev }: ScopeEvaluation): { held: number[]; sure: boolean } {
+    if (!ev.admin) {
+      const bit = (bits: Uint32Array, i: number) =>
+        (((bits[i >>> 5] as number) >>> (i & 31)) & 1) === 1;
+      const held = this.adminOps.filter((i) => bit(ev.any, i));
+      ev.admin = { held, sure: held.some((i) => bit(ev.sure, i)) };
+    }
+    return ev.admin;
   }
 
   private adminGrantedBy(e: ScopeEvaluation, held: readonly number[]): GrantSource[] {
@@ -528,10 +601,29 @@ export class AzureAnalysis {
 
   /** Resource rows of one evaluation: the provider's capabilities, and IAM admin over the scope. */
   private templates(e: ScopeEvaluation, provider: number | undefined): ResourceRowTemplate[] {
+    e.templates ??= new Map();
+    let out = e.templates.get(provider);
+    if (!out) {
+      // The rows depend only on the applicable assignments (and how each is received), the
+      // access and the provider: evaluations alike in these share them, across signatures too.
+      const assignments = e.assignments.map(
+        ({ a, viaGroup }) => `${a.index}${viaGroup ? "g" : "d"}`,
+      );
+      const key = `${assignments.join(",")}|${e.key}|${provider}`;
+      out = this.sharedTemplates.get(key);
+      if (!out) {
+        out = this.templatesOf(e, provider);
+        this.sharedTemplates.set(key, out);
+      }
+      e.templates.set(provider, out);
+    }
+    return out;
+  }
+
+  private templatesOf(e: ScopeEvaluation, provider: number | undefined): ResourceRowTemplate[] {
     const out: ResourceRowTemplate[] = [];
-    for (const k of e.ev.held) {
+    for (const k of this.heldOf(e.ev, provider)) {
       const pair = this.index.pairs[k] as CapabilityPair;
-      if (pair.providerIndex !== provider) continue;
       out.push({
         service: pair.provider,
         capability: pair.capability,
@@ -557,12 +649,39 @@ export class AzureAnalysis {
    * change access there (the IAM-admin operations).
    */
   private *resourceSummaries(resources: readonly ResourceRow[]): Generator<ResourceAccessSummary> {
+    const context = this.resourceContext();
+    // Indexed loops: array iterators held across a `yield` cost more than the rows themselves;
+    // the members' IDs and types come from dense arrays, not from each member's object.
+    for (const r of resources) {
+      const holders = this.holdersAt(r, context);
+      for (let h = 0; h < holders.length; h++) {
+        const { s, rows } = holders[h] as Holder;
+        for (let i = 0; i < rows.length; i++)
+          for (let j = 0; j < s.memberIds.length; j++) {
+            const t = rows[i] as ResourceRowTemplate;
+            yield {
+              resourceArn: r.resourceArn,
+              resourceType: r.resourceType,
+              service: t.service,
+              capability: t.capability,
+              principal: s.memberIds[j] as string,
+              principalType: s.memberTypes[j] as PrincipalType,
+              inAccount: true,
+              conditional: t.conditional,
+              grantedBy: t.grantedBy,
+            };
+          }
+      }
+    }
+  }
+
+  /** What every resource scope's holders are computed from. */
+  private resourceContext(): ResourceContext {
     const sub = this.model.subscriptionScope;
     const fromAbove = new Set<Signature>();
     for (const above of this.ancestors(sub))
       for (const a of this.assignmentsAt.get(above) ?? [])
         for (const s of this.signaturesOfAssignment.get(a) ?? []) fromAbove.add(s);
-    const inheritedByProvider = new Map<string, { s: Signature; rows: ResourceRowTemplate[] }[]>();
     // Below the subscription: the signatures with an assignment at a scope, and those with a deny.
     const assignedAt = new Map<string, Set<Signature>>();
     const deniedAt = new Map<string, Set<Signature>>();
@@ -576,95 +695,57 @@ export class AzureAnalysis {
         if (s.below.has(a.scopeKey)) add(assignedAt, a.scopeKey, s);
       for (const d of s.denies) if (s.below.has(d.scopeKey)) add(deniedAt, d.scopeKey, s);
     }
-    for (const r of resources) {
-      const scope = normalizeScope(r.resourceArn);
-      const ancestors = this.ancestors(scope);
-      // Signatures with an assignment or deny between the subscription and this scope.
-      // A deny there matters only to those the subscription's access reaches already.
-      const assigned = new Set<Signature>();
-      const denied = new Set<Signature>();
-      for (const above of ancestors) {
-        for (const s of assignedAt.get(above) ?? []) assigned.add(s);
-        for (const s of deniedAt.get(above) ?? []) if (fromAbove.has(s)) denied.add(s);
-      }
-      const provider =
-        r.resourceType === "AzureResource"
-          ? r.service.toLowerCase()
-          : RESOURCES_SERVICE.toLowerCase();
-      const filter = this.index.providerIndexOf(provider);
-      // The signatures that inherit the subscription's access unchanged share their rows per provider.
-      let inherited = inheritedByProvider.get(provider);
-      if (!inherited) {
-        inherited = [];
-        for (const s of fromAbove) {
-          const rows = this.templates(this.evaluate(s, sub), filter);
-          if (rows.length > 0) inherited.push({ s, rows });
-        }
-        inheritedByProvider.set(provider, inherited);
-      }
-      const rowsAt = (s: Signature): ResourceRowTemplate[] => {
-        s.templates ??= new Map();
-        // Only denies differ from the subscription: rows shared by the denies that apply here.
-        const key = assigned.has(s)
-          ? undefined
-          : `deny:${s.denies
-              .filter((d) => d.scopeKey === scope || (!d.ownScopeOnly && ancestors.has(d.scopeKey)))
-              .map((d) => d.index)
-              .join(",")}|${provider}`;
-        let rows = key === undefined ? undefined : s.templates.get(key);
-        if (!rows) {
-          const e = this.evaluate(s, scope, false);
-          const full = `${e.assignments.map(({ a }) => a.index).join(",")}|${e.key}|${provider}`;
-          rows = s.templates.get(full);
-          if (!rows) {
-            rows = this.templates(e, filter);
-            s.templates.set(full, rows);
-          }
-          if (key !== undefined) s.templates.set(key, rows);
-        }
-        return rows;
-      };
-      const holders: Signature[] = [];
-      const rowsOf: ResourceRowTemplate[][] = [];
-      for (const { s, rows } of inherited)
-        if (!assigned.has(s) && !denied.has(s)) {
-          holders.push(s);
-          rowsOf.push(rows);
-        }
-      for (const s of denied)
-        if (!assigned.has(s)) {
-          holders.push(s);
-          rowsOf.push(rowsAt(s));
-        }
-      for (const s of assigned) {
-        holders.push(s);
-        rowsOf.push(rowsAt(s));
-      }
-      for (let j = 0; j < holders.length; j++) {
-        const members = (holders[j] as Signature).members;
-        for (const t of rowsOf[j] as ResourceRowTemplate[])
-          for (const m of members)
-            yield {
-              resourceArn: r.resourceArn,
-              resourceType: r.resourceType,
-              service: t.service,
-              capability: t.capability,
-              principal: m.id,
-              principalType: m.type,
-              inAccount: true,
-              conditional: t.conditional,
-              grantedBy: t.grantedBy,
-            };
-      }
+    return { fromAbove, assignedAt, deniedAt, inheritedByProvider: new Map() };
+  }
+
+  /** The signatures holding something on a resource row's scope, each with its rows there. */
+  private holdersAt(r: ResourceRow, context: ResourceContext): Holder[] {
+    const sub = this.model.subscriptionScope;
+    const { fromAbove, assignedAt, deniedAt, inheritedByProvider } = context;
+    const scope = normalizeScope(r.resourceArn);
+    const ancestors = this.ancestors(scope);
+    // Signatures with an assignment or deny between the subscription and this scope.
+    // A deny there matters only to those the subscription's access reaches already.
+    const assigned = new Set<Signature>();
+    const denied = new Set<Signature>();
+    for (const above of ancestors) {
+      for (const s of assignedAt.get(above) ?? []) assigned.add(s);
+      for (const s of deniedAt.get(above) ?? []) if (fromAbove.has(s)) denied.add(s);
     }
+    const provider =
+      r.resourceType === "AzureResource"
+        ? r.service.toLowerCase()
+        : RESOURCES_SERVICE.toLowerCase();
+    const filter = this.index.providerIndexOf(provider);
+    // The signatures that inherit the subscription's access unchanged share their rows per provider.
+    let inherited = inheritedByProvider.get(provider);
+    if (!inherited) {
+      inherited = [];
+      for (const s of fromAbove) {
+        const rows = this.templates(this.evaluate(s, sub), filter);
+        if (rows.length > 0) inherited.push({ s, rows });
+      }
+      inheritedByProvider.set(provider, inherited);
+    }
+    // The others' rows come from their access at this scope.
+    const rowsAt = (s: Signature) => this.templates(this.evaluate(s, scope), filter);
+    const holders: Holder[] = [];
+    for (const h of inherited) if (!assigned.has(h.s) && !denied.has(h.s)) holders.push(h);
+    for (const s of denied) if (!assigned.has(s)) holders.push({ s, rows: rowsAt(s) });
+    for (const s of assigned) holders.push({ s, rows: rowsAt(s) });
+    return holders;
   }
 
   private *principalSummaries(): Generator<PrincipalAccessSummary> {
     for (const s of this.signatures) {
       if (s.assignments.length === 0) continue;
       const rows = this.signatureRows(s);
-      for (const m of s.members)
-        for (const row of rows)
+      const members = s.members;
+      // Indexed loops: array iterators held across a `yield` cost more than the rows themselves.
+      for (let j = 0; j < members.length; j++)
+        for (let i = 0; i < rows.length; i++) {
+          const m = members[j] as AzurePrincipal;
+          const row = rows[i] as (typeof rows)[number];
           yield {
             principalArn: m.id,
             principalName: m.name,
@@ -676,6 +757,7 @@ export class AzureAnalysis {
             exceptResources: row.exceptResources,
             grantedBy: row.grantedBy,
           };
+        }
       // The per-scope evaluations of this signature are not needed again for these rows.
       s.evals.clear();
     }

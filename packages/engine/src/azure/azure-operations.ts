@@ -48,6 +48,8 @@ export class AzureOperationIndex {
   readonly pairs: readonly CapabilityPair[];
   /** Per operation: the pair indices of its capabilities. */
   readonly pairsOf: readonly (readonly number[])[];
+  /** Per pair: its operations as a bit mask over the words of its provider's window, from `firstWord`. */
+  readonly pairMasks: readonly { firstWord: number; bits: Uint32Array }[];
   /** `provider|capability` -> pair index. */
   readonly pairIndex = new Map<string, number>();
   readonly dataMask: Uint32Array;
@@ -113,6 +115,37 @@ export class AzureOperationIndex {
     this.providers = providers;
     this.pairs = pairs;
     this.pairsOf = pairsOf;
+    this.pairMasks = pairs.map(({ providerIndex }) => {
+      const window = this.windows[providerIndex] as { start: number; end: number };
+      const firstWord = window.start >>> 5;
+      return { firstWord, bits: new Uint32Array(((window.end - 1) >>> 5) - firstWord + 1) };
+    });
+    pairsOf.forEach((mine, i) => {
+      for (const k of mine) {
+        const mask = this.pairMasks[k] as { firstWord: number; bits: Uint32Array };
+        const w = (i >>> 5) - mask.firstWord;
+        mask.bits[w] = (mask.bits[w] as number) | (1 << (i & 31));
+      }
+    });
+  }
+
+  /**
+   * Per pair, the level an operation set gives it: 2 when an operation of the pair is in
+   * `any` and `sure`, 1 when one is in `any` only, else 0.
+   */
+  pairLevels(sure: Uint32Array, any: Uint32Array): Uint8Array {
+    const levels = new Uint8Array(this.pairs.length);
+    this.pairMasks.forEach(({ firstWord, bits }, k) => {
+      let level = 0;
+      for (let w = 0; w < bits.length && level < 2; w++) {
+        const mask = bits[w] as number;
+        const held = (any[firstWord + w] as number) & mask;
+        if (((sure[firstWord + w] as number) & held) !== 0) level = 2;
+        else if (held !== 0) level = 1;
+      }
+      levels[k] = level;
+    });
+    return levels;
   }
 
   indexOf(operation: string): number | undefined {
