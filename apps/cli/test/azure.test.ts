@@ -191,10 +191,17 @@ describe("sightline analyze on an Azure subscription", () => {
       }),
     );
     const onAccount = await csv(out, "resource-access-summaries");
-    // The deny on the storage account takes deletion away from Alice's Owner there.
+    // The deny on the storage account takes deletion away from Alice's Owner there; Owner's
+    // `*` still generates user delegation keys (use-resource).
     const alice = onAccount.filter((r) => r.resource_arn === SA && r.principal_arn === ALICE);
     expect(alice.map((r) => r.access_capability).sort()).toEqual(
-      ["administer-resource", "administer-resource", "read-config", "read-data"].sort(),
+      [
+        "administer-resource",
+        "administer-resource",
+        "read-config",
+        "read-data",
+        "use-resource",
+      ].sort(),
     );
     expect(
       alice.find(
