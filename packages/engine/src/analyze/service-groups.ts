@@ -4,6 +4,7 @@ import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { type Bits, complementBits, intersectBits, unionBits } from "./bits.ts";
 import type { CapabilityLevel } from "./capability-levels.ts";
+import type { GrantList } from "./grant-sources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import { matchesDiffer } from "./resource-literals.ts";
 import type { TriSet } from "./tri-set.ts";
@@ -15,6 +16,12 @@ export interface GroupLevels {
   levels: CapabilityLevel[];
   /** The decision set the levels are read from (what grants them is looked up in it). */
   set: TriSet;
+  /**
+   * Per level, the identity statements of `rep` (the group's member the rows are computed
+   * for) that grant it on the stand-in resources: filled by `summarizeResources`, shared by
+   * every resource whose policy gives the group this outcome.
+   */
+  identityGrants?: { rep: PrincipalRecord; byLevel: readonly GrantList[] };
 }
 
 /**
