@@ -28,6 +28,8 @@ export interface GrantingPolicy {
 export interface GrantList {
   readonly policies: readonly GrantingPolicy[];
   named?: readonly GrantSource[];
+  /** Once joined (`GrantNames.join`), its sources followed by other sources. */
+  joined?: Map<readonly GrantSource[], readonly GrantSource[]>;
 }
 
 /** An Allow statement of a policy, with its action set. */
@@ -204,11 +206,10 @@ export class StatementGrants {
     const n = this.statements.length;
     if (set.maybe === 0 || n === 0) return NO_GRANTS;
     const k = CAPABILITIES.indexOf(capability);
-    const gives = (i: number) => this.gives(i, k, set.maybe, offsetWord);
     // Which statements give it, as a key: lists are shared by the groups and capabilities they serve.
     let key: number | string = n <= 30 ? 0 : "";
     for (let i = 0; i < n; i++) {
-      if (!gives(i)) continue;
+      if (!this.gives(i, k, set.maybe, offsetWord)) continue;
       if (typeof key === "number") key |= 1 << i;
       else key += `${i},`;
     }
@@ -217,7 +218,7 @@ export class StatementGrants {
     if (!list) {
       const out: GrantingPolicy[] = [];
       for (let i = 0; i < n; i++) {
-        if (!gives(i)) continue;
+        if (!this.gives(i, k, set.maybe, offsetWord)) continue;
         const c = this.statements[i] as AllowStatement;
         const last = out[out.length - 1];
         if (last && last.policy === c.policy) last.statements.push(c.statement);
@@ -321,10 +322,6 @@ export class GrantNames {
   private readonly convertedFor = new WeakMap<GrantList, Map<number, readonly GrantSource[]>>();
   private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
   private readonly allows = new WeakMap<object, AllowStatement[]>();
-  private readonly joined = new WeakMap<
-    readonly GrantSource[],
-    WeakMap<readonly GrantSource[], readonly GrantSource[]>
-  >();
   private readonly interned = new Map<string, GrantList>();
   private readonly policyUids = new WeakMap<Policy, number>();
   private nextUid = 0;
@@ -447,21 +444,18 @@ export class GrantNames {
   }
 
   /**
-   * `first`'s sources, then `second`'s (a resource policy's, then the caller's identity
-   * policies'): one array per pair, shared by every row they grant.
+   * `first`'s sources (a resource policy's), then `second` (the caller's identity policies',
+   * already named): one array per pair, kept on `first`, shared by every row they grant.
    */
-  join(first: readonly GrantSource[], second: readonly GrantSource[]): readonly GrantSource[] {
-    if (first.length === 0) return second;
-    if (second.length === 0) return first;
-    let bySecond = this.joined.get(first);
-    if (!bySecond) {
-      bySecond = new WeakMap();
-      this.joined.set(first, bySecond);
-    }
-    let out = bySecond.get(second);
+  join(first: GrantList, second: readonly GrantSource[]): readonly GrantSource[] {
+    const head = this.convert(first);
+    if (head.length === 0) return second;
+    if (second.length === 0) return head;
+    first.joined ??= new Map();
+    let out = first.joined.get(second);
     if (!out) {
-      out = [...first, ...second];
-      bySecond.set(second, out);
+      out = [...head, ...second];
+      first.joined.set(second, out);
     }
     return out;
   }

@@ -377,12 +377,18 @@ function* emitRows(
   rep: PrincipalRecord,
   grants: LevelGrants,
 ): Generator<ResourceAccessSummary> {
-  const alike = members.map((m) => names.namesAlike(rep, m));
+  // Members named like `rep` share its rows' sources (a group of one is `rep` alone).
+  const alike =
+    members.length === 1 && members[0] === rep
+      ? [true]
+      : members.map((m) => names.namesAlike(rep, m));
   for (let k = 0; k < levels.length; k++) {
     const level = levels[k] as CapabilityLevel;
     // The resource policy's statements, then the identity policies' (named per member).
-    const fromResource = names.convert(
-      grants.fromResource.granting(level.capability, grants.set, row.window.firstWord),
+    const fromResource = grants.fromResource.granting(
+      level.capability,
+      grants.set,
+      row.window.firstWord,
     );
     const fromIdentity = grants.fromIdentity[k] as GrantList;
     const forRep = names.join(fromResource, names.convert(fromIdentity));
@@ -422,3 +428,5 @@ interface LevelGrants {
   fromResource: StatementGrants;
   fromIdentity: readonly GrantList[];
 }
+
+const ONLY_REP: readonly boolean[] = [true];
