@@ -59,6 +59,8 @@ export interface ServiceGroups {
   levelsByResourceSide: Map<string, GroupLevels[]>;
   /** Principals by ARN and by unique ID. */
   principalByArnOrId: Map<string, PrincipalRecord>;
+  /** Each principal's group key. */
+  groupKeyOf: Map<PrincipalRecord, string>;
   /** The service's S3 object-level actions (decided on `bucket/*`), computed on first use. */
   objectActionMask?: Uint32Array;
 }
@@ -79,7 +81,9 @@ export function createServiceGroups(
   const policiesByExactResource = new Map<string, number[]>();
   const seen = new Set<number>();
   const touches = (s: Statement) => index.namesActionIn(index.actionSet(s), window);
+  const groupKeyOf = new Map<PrincipalRecord, string>();
   for (const [key, members] of membersByGroup) {
+    for (const m of members) groupKeyOf.set(m, key);
     const rep = members[0] as PrincipalRecord;
     pushTo(groupsByAccountKind, `${rep.accountId}|${rep.kind}`, key);
     const policies: Policy[] = [
@@ -126,6 +130,7 @@ export function createServiceGroups(
     orgResourceStatements,
     levelsByResourceSide: new Map(),
     principalByArnOrId,
+    groupKeyOf,
   };
 }
 
@@ -137,6 +142,16 @@ export function unnamedMembers(
 ): readonly PrincipalRecord[] {
   const all = groups.membersByGroup.get(groupKey) ?? [];
   return named.size === 0 ? all : all.filter((m) => !named.has(m.arn) && !named.has(m.id));
+}
+
+/** Keys of the groups that hold a principal a resource policy names (by ARN or unique ID). */
+export function groupsNaming(groups: ServiceGroups, named: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const m of namedMembers(groups, named)) {
+    const key = groups.groupKeyOf.get(m);
+    if (key !== undefined) out.add(key);
+  }
+  return out;
 }
 
 /** The first of `members` that a resource policy does not name: it stands for the group. */

@@ -28,6 +28,7 @@ import {
   createServiceGroups,
   firstUnnamedMember,
   type GroupLevels,
+  groupsNaming,
   groupsSinglingOut,
   namedMembers,
   type ServiceGroups,
@@ -188,7 +189,8 @@ export function* summarizeResources(
           onStandIns ? names.sharedApplicability(standIns) : identityOnResource,
         ),
       );
-      return levels.map((level) => candidates.granting(level.capability));
+      // One list per content: groups granted by the same policies share their joined sources.
+      return levels.map((level) => candidates.granting(level.capability, names.intern));
     };
     /**
      * What grants each level to the members of a group (represented by `rep`): the
@@ -203,14 +205,18 @@ export function* summarizeResources(
     ): LevelGrants => ({
       set,
       fromResource: resourceGrantsOf(rep, false),
-      fromIdentity: levels.length > 0 ? identityGrantsOf(rep, set, levels, false) : [],
+      fromIdentity: identityGrantsOf(rep, set, levels, false),
     });
     if (!perPrincipal) {
+      // Groups none of whose members the policy names keep all their members.
+      const naming = groupsNaming(groups, named);
       for (const accountKind of groups.groupsByAccountKind.keys()) {
         let fromResource: StatementGrants | undefined;
         for (const group of sharedLevels(evaluator, resourceCase, accountKind)) {
           if (singledKeys.has(group.groupKey)) continue;
-          const members = unnamedMembers(groups, group.groupKey, named);
+          const members = naming.has(group.groupKey)
+            ? unnamedMembers(groups, group.groupKey, named)
+            : (groups.membersByGroup.get(group.groupKey) ?? []);
           const rep = members[0];
           if (!rep) continue;
           fromResource ??= resourceGrantsOf(rep, true);
@@ -380,7 +386,7 @@ function* emitRows(
   // Members named like `rep` share its rows' sources (a group of one is `rep` alone).
   const alike =
     members.length === 1 && members[0] === rep
-      ? [true]
+      ? ONLY_REP
       : members.map((m) => names.namesAlike(rep, m));
   for (let k = 0; k < levels.length; k++) {
     const level = levels[k] as CapabilityLevel;
