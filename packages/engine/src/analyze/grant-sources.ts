@@ -5,6 +5,7 @@ import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { PrincipalRecord } from "../snapshot/account-model.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { GrantSource } from "./analysis-types.ts";
+import type { Bits } from "./bits.ts";
 import type { PolicyIds } from "./policy-traits.ts";
 import type { TriSet } from "./tri-set.ts";
 
@@ -27,6 +28,8 @@ export interface GrantingPolicy {
 export interface GrantList {
   readonly policies: readonly GrantingPolicy[];
   named?: readonly GrantSource[];
+  /** Once joined (`GrantNames.join`), its sources followed by other sources. */
+  joined?: Map<readonly GrantSource[], readonly GrantSource[]>;
 }
 
 /** An Allow statement of a policy, with its action set. */
@@ -162,6 +165,80 @@ export class GrantCandidates {
       out[i] = found;
     });
     return out;
+  }
+}
+
+/**
+ * What a short list of statements that already apply (a resource policy's Allow statements
+ * matching one class of callers) gives per capability, for any decision set over the
+ * window: the statements' actions per capability are masked once, so each group of
+ * principals only reads its set. Gives what `GrantCandidates.find(statements, set, …)
+ * .granting(capability)` gives, with one list object per content.
+ */
+export class StatementGrants {
+  /** Per statement, per capability (`CAPABILITIES` order): its actions of the capability in the window, or undefined. */
+  private readonly masks: (Uint32Array | undefined)[][];
+  private readonly lists = new Map<number | string, GrantList>();
+
+  constructor(
+    index: ActionIndex,
+    private readonly statements: readonly AllowStatement[],
+    private readonly window: PrefixWindow,
+  ) {
+    const { firstWord, lastWord, ownMask } = window;
+    this.masks = statements.map((c) =>
+      CAPABILITIES.map((cap) => {
+        const capMask = index.capabilityMask(cap);
+        const out = new Uint32Array(lastWord - firstWord);
+        let any = 0;
+        for (let g = firstWord; g < lastWord; g++) {
+          const w = g - firstWord;
+          out[w] = (c.actions[g] as number) & (ownMask[w] as number) & (capMask[g] as number);
+          any |= out[w] as number;
+        }
+        return any === 0 ? undefined : out;
+      }),
+    );
+  }
+
+  /** The statements that give an action of `capability` that `set` allows (maybe); `offsetWord` as in `find`. */
+  granting(capability: Capability, set: TriSet, offsetWord: number): GrantList {
+    const n = this.statements.length;
+    if (set.maybe === 0 || n === 0) return NO_GRANTS;
+    const k = CAPABILITIES.indexOf(capability);
+    // Which statements give it, as a key: lists are shared by the groups and capabilities they serve.
+    let key: number | string = n <= 30 ? 0 : "";
+    for (let i = 0; i < n; i++) {
+      if (!this.gives(i, k, set.maybe, offsetWord)) continue;
+      if (typeof key === "number") key |= 1 << i;
+      else key += `${i},`;
+    }
+    if (key === 0 || key === "") return NO_GRANTS;
+    let list = this.lists.get(key);
+    if (!list) {
+      const out: GrantingPolicy[] = [];
+      for (let i = 0; i < n; i++) {
+        if (!this.gives(i, k, set.maybe, offsetWord)) continue;
+        const c = this.statements[i] as AllowStatement;
+        const last = out[out.length - 1];
+        if (last && last.policy === c.policy) last.statements.push(c.statement);
+        else out.push({ policy: c.policy, statements: [c.statement] });
+      }
+      list = { policies: out };
+      this.lists.set(key, list);
+    }
+    return list;
+  }
+
+  /** Whether statement `i` gives an action of capability `k` in `maybe`. */
+  private gives(i: number, k: number, maybe: Bits, offsetWord: number): boolean {
+    const mask = this.masks[i]?.[k];
+    if (!mask || maybe === 0) return false;
+    if (maybe === 1) return true;
+    const shift = this.window.firstWord - offsetWord;
+    for (let w = 0; w < mask.length; w++)
+      if (((mask[w] as number) & (maybe[w + shift] as number)) !== 0) return true;
+    return false;
   }
 }
 
@@ -362,6 +439,23 @@ export class GrantNames {
       const map = this.align(rep, member);
       out = list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
       bySignature.set(sig, out);
+    }
+    return out;
+  }
+
+  /**
+   * `first`'s sources (a resource policy's), then `second` (the caller's identity policies',
+   * already named): one array per pair, kept on `first`, shared by every row they grant.
+   */
+  join(first: GrantList, second: readonly GrantSource[]): readonly GrantSource[] {
+    const head = this.convert(first);
+    if (head.length === 0) return second;
+    if (second.length === 0) return head;
+    first.joined ??= new Map();
+    let out = first.joined.get(second);
+    if (!out) {
+      out = [...head, ...second];
+      first.joined.set(second, out);
     }
     return out;
   }

@@ -4,6 +4,7 @@ import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { type Bits, complementBits, intersectBits, unionBits } from "./bits.ts";
 import type { CapabilityLevel } from "./capability-levels.ts";
+import type { GrantList } from "./grant-sources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import { matchesDiffer } from "./resource-literals.ts";
 import type { TriSet } from "./tri-set.ts";
@@ -15,6 +16,12 @@ export interface GroupLevels {
   levels: CapabilityLevel[];
   /** The decision set the levels are read from (what grants them is looked up in it). */
   set: TriSet;
+  /**
+   * Per level, the identity statements of `rep` (the group's member the rows are computed
+   * for) that grant it on the stand-in resources: filled by `summarizeResources`, shared by
+   * every resource whose policy gives the group this outcome.
+   */
+  identityGrants?: { rep: PrincipalRecord; byLevel: readonly GrantList[] };
 }
 
 /**
@@ -52,6 +59,8 @@ export interface ServiceGroups {
   levelsByResourceSide: Map<string, GroupLevels[]>;
   /** Principals by ARN and by unique ID. */
   principalByArnOrId: Map<string, PrincipalRecord>;
+  /** Each principal's group key. */
+  groupKeyOf: Map<PrincipalRecord, string>;
   /** The service's S3 object-level actions (decided on `bucket/*`), computed on first use. */
   objectActionMask?: Uint32Array;
 }
@@ -72,7 +81,9 @@ export function createServiceGroups(
   const policiesByExactResource = new Map<string, number[]>();
   const seen = new Set<number>();
   const touches = (s: Statement) => index.namesActionIn(index.actionSet(s), window);
+  const groupKeyOf = new Map<PrincipalRecord, string>();
   for (const [key, members] of membersByGroup) {
+    for (const m of members) groupKeyOf.set(m, key);
     const rep = members[0] as PrincipalRecord;
     pushTo(groupsByAccountKind, `${rep.accountId}|${rep.kind}`, key);
     const policies: Policy[] = [
@@ -119,6 +130,7 @@ export function createServiceGroups(
     orgResourceStatements,
     levelsByResourceSide: new Map(),
     principalByArnOrId,
+    groupKeyOf,
   };
 }
 
@@ -130,6 +142,16 @@ export function unnamedMembers(
 ): readonly PrincipalRecord[] {
   const all = groups.membersByGroup.get(groupKey) ?? [];
   return named.size === 0 ? all : all.filter((m) => !named.has(m.arn) && !named.has(m.id));
+}
+
+/** Keys of the groups that hold a principal a resource policy names (by ARN or unique ID). */
+export function groupsNaming(groups: ServiceGroups, named: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const m of namedMembers(groups, named)) {
+    const key = groups.groupKeyOf.get(m);
+    if (key !== undefined) out.add(key);
+  }
+  return out;
 }
 
 /** The first of `members` that a resource policy does not name: it stands for the group. */

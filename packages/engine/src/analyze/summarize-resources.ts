@@ -15,11 +15,11 @@ import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
 import {
-  type AllowStatement,
   appliesTo,
   GrantCandidates,
   type GrantList,
   GrantNames,
+  StatementGrants,
 } from "./grant-sources.ts";
 import type { PolicyIds } from "./policy-traits.ts";
 import { encodeTriSets, isEmptyIn, standInResource } from "./resource-literals.ts";
@@ -28,6 +28,7 @@ import {
   createServiceGroups,
   firstUnnamedMember,
   type GroupLevels,
+  groupsNaming,
   groupsSinglingOut,
   namedMembers,
   type ServiceGroups,
@@ -105,9 +106,6 @@ export function* summarizeResources(
     }
     return resolve;
   };
-  // Identity statements that grant a group on a shared decision set (evaluated on the
-  // stand-in resource): shared by every resource whose policy gives the same set.
-  const sharedIdentity = new WeakMap<TriSet, Map<PrincipalRecord, GrantCandidates>>();
   for (const resource of resources) {
     const shape = describeResource(resource);
     const window = index.windows.get(shape.prefix);
@@ -134,93 +132,106 @@ export function* summarizeResources(
       singled.includes("all") || protectedAlone
         ? new Set(groups.membersByGroup.keys())
         : new Set(singled.flatMap((s) => [...(s as Set<string>)]));
-    const resourceType = shape.type;
+    const row: RowBase = {
+      resourceArn: resource.resourceArn,
+      resourceType: shape.type,
+      accountId: resource.accountId,
+      window,
+    };
     let onResource: ((policy: Policy, statement: Statement) => boolean) | undefined;
     let identityOnResource: { ids: PolicyIds; known: Map<Statement, boolean> } | undefined;
-    const matchingByClass = new Map<string, readonly AllowStatement[]>();
     /**
-     * What grants each capability of `set` to the members of a group (represented by
-     * `rep`): the resource policy's Allow statements that match the caller, and the
-     * caller's identity policies' Allow statements that apply to the resource (same
-     * account: either grants; across accounts both are needed, so both are listed).
-     * `shared`: `set` is a shared outcome on the stand-in resources.
+     * The resource policy's Allow statements that match `rep` and apply to the resource.
+     * The policy treats the unnamed members of an account and kind alike (as `sharedLevels`
+     * assumes): for them (`forClass`), the statements are listed once per resource and class.
      */
-    const sourcesOf = (rep: PrincipalRecord, set: TriSet, shared = false) => {
-      let candidates: GrantCandidates | undefined;
-      return (capability: CapabilityLevel["capability"]): GrantList => {
-        if (!candidates) {
-          const caller = callerOf(rep);
-          if (!perPrincipal) onResource ??= appliesTo(literals, resolverOf(rep));
-          const applies = onResource ?? appliesTo(literals, resolverOf(rep));
-          identityOnResource ??= { ids: evaluator.ids, known: new Map() };
-          // The resource policy treats the unnamed members of a class alike (as `sharedLevels`
-          // assumes): its statements that match them are listed once per class.
-          const classKey = shared ? `${caller.accountId}|${caller.kind}` : undefined;
-          let matching = classKey ? matchingByClass.get(classKey) : undefined;
-          if (!matching) {
-            matching = names
-              .allowsOf(index, resource.policy)
-              .filter(
-                (a) =>
-                  matchStatementPrincipal(a.statement, caller) !== "none" &&
-                  applies(a.policy, a.statement),
-              );
-            if (classKey) matchingByClass.set(classKey, matching);
-          }
-          const fromResource = GrantCandidates.find(
-            index,
-            matching,
-            set,
-            window.firstWord,
-            window,
-            ALWAYS,
+    const resourceGrantsByClass = new Map<string, StatementGrants>();
+    const resourceGrantsOf = (rep: PrincipalRecord, forClass: boolean): StatementGrants => {
+      const caller = callerOf(rep);
+      const classKey = forClass ? `${caller.accountId}|${caller.kind}` : undefined;
+      let found = classKey ? resourceGrantsByClass.get(classKey) : undefined;
+      if (!found) {
+        if (!perPrincipal) onResource ??= appliesTo(literals, resolverOf(rep));
+        const applies = onResource ?? appliesTo(literals, resolverOf(rep));
+        const matching = names
+          .allowsOf(index, resource.policy)
+          .filter(
+            (a) =>
+              matchStatementPrincipal(a.statement, caller) !== "none" &&
+              applies(a.policy, a.statement),
           );
-          let byRep = shared ? sharedIdentity.get(set) : undefined;
-          let fromIdentity = byRep?.get(rep);
-          if (!fromIdentity) {
-            fromIdentity = GrantCandidates.find(
-              index,
-              names.allowsOf(index, rep),
-              set,
-              window.firstWord,
-              window,
-              appliesTo(
-                shared ? standIns : literals,
-                resolverOf(rep),
-                shared ? names.sharedApplicability(standIns) : identityOnResource,
-              ),
-            );
-            if (shared) {
-              if (!byRep) {
-                byRep = new Map();
-                sharedIdentity.set(set, byRep);
-              }
-              byRep.set(rep, fromIdentity);
-            }
-          }
-          candidates = fromResource.concat(fromIdentity);
-        }
-        return candidates.granting(capability);
-      };
+        found = new StatementGrants(index, matching, window);
+        if (classKey) resourceGrantsByClass.set(classKey, found);
+      }
+      return found;
     };
+    /**
+     * The caller's identity policies' Allow statements that give `levels` (read from `set`)
+     * and apply to the resource, per level. `onStandIns`: `set` is a shared outcome on
+     * the stand-in resources, so are the statements.
+     */
+    const identityGrantsOf = (
+      rep: PrincipalRecord,
+      set: TriSet,
+      levels: readonly CapabilityLevel[],
+      onStandIns: boolean,
+    ): GrantList[] => {
+      identityOnResource ??= { ids: evaluator.ids, known: new Map() };
+      const candidates = GrantCandidates.find(
+        index,
+        names.allowsOf(index, rep),
+        set,
+        window.firstWord,
+        window,
+        appliesTo(
+          onStandIns ? standIns : literals,
+          resolverOf(rep),
+          onStandIns ? names.sharedApplicability(standIns) : identityOnResource,
+        ),
+      );
+      // One list per content: groups granted by the same policies share their joined sources.
+      return levels.map((level) => candidates.granting(level.capability, names.intern));
+    };
+    /**
+     * What grants each level to the members of a group (represented by `rep`): the
+     * resource policy's Allow statements that match the caller, and the caller's identity
+     * policies' Allow statements that apply to the resource (same account: either grants;
+     * across accounts both are needed, so both are listed).
+     */
+    const grantsOf = (
+      rep: PrincipalRecord,
+      set: TriSet,
+      levels: readonly CapabilityLevel[],
+    ): LevelGrants => ({
+      set,
+      fromResource: resourceGrantsOf(rep, false),
+      fromIdentity: identityGrantsOf(rep, set, levels, false),
+    });
     if (!perPrincipal) {
+      // Groups none of whose members the policy names keep all their members.
+      const naming = groupsNaming(groups, named);
       for (const accountKind of groups.groupsByAccountKind.keys()) {
-        const shared = sharedLevels(evaluator, resourceCase, accountKind);
-        for (const { groupKey, levels: list, set } of shared) {
-          if (singledKeys.has(groupKey)) continue;
-          const members = unnamedMembers(groups, groupKey, named);
+        let fromResource: StatementGrants | undefined;
+        for (const group of sharedLevels(evaluator, resourceCase, accountKind)) {
+          if (singledKeys.has(group.groupKey)) continue;
+          const members = naming.has(group.groupKey)
+            ? unnamedMembers(groups, group.groupKey, named)
+            : (groups.membersByGroup.get(group.groupKey) ?? []);
           const rep = members[0];
           if (!rep) continue;
-          yield* emitRows(
-            resource,
-            resourceType,
-            window,
-            members,
-            list,
-            names,
-            rep,
-            sourcesOf(rep, set, true),
-          );
+          fromResource ??= resourceGrantsOf(rep, true);
+          // The identity part on the stand-ins is kept with the group's levels: shared by
+          // every resource whose policy gives the group this outcome.
+          if (group.identityGrants?.rep !== rep)
+            group.identityGrants = {
+              rep,
+              byLevel: identityGrantsOf(rep, group.set, group.levels, true),
+            };
+          yield* emitRows(row, members, group.levels, names, rep, {
+            set: group.set,
+            fromResource,
+            fromIdentity: group.identityGrants.byLevel,
+          });
         }
       }
       for (const groupKey of singledKeys) {
@@ -228,31 +239,24 @@ export function* summarizeResources(
         if (!rep) continue;
         const sets = literals.map((l) => evaluator.evaluatePrincipal(rep, l, window));
         const set = actionSetOfLiterals(groups, index, sets);
+        const levels = capabilityLevels(index, set, window.firstWord, window);
+        if (levels.length === 0) continue;
         yield* emitRows(
-          resource,
-          resourceType,
-          window,
+          row,
           unnamedMembers(groups, groupKey, named),
-          capabilityLevels(index, set, window.firstWord, window),
+          levels,
           names,
           rep,
-          sourcesOf(rep, set),
+          grantsOf(rep, set, levels),
         );
       }
     }
     for (const m of perPrincipal ? records : namedMembers(groups, named)) {
       const sets = literals.map((l) => evaluator.evaluatePrincipal(m, l, window));
       const set = actionSetOfLiterals(groups, index, sets);
-      yield* emitRows(
-        resource,
-        resourceType,
-        window,
-        [m],
-        capabilityLevels(index, set, window.firstWord, window),
-        names,
-        m,
-        sourcesOf(m, set),
-      );
+      const levels = capabilityLevels(index, set, window.firstWord, window);
+      if (levels.length === 0) continue;
+      yield* emitRows(row, [m], levels, names, m, grantsOf(m, set, levels));
     }
     const base = {
       resourceArn: resource.resourceArn,
@@ -372,34 +376,63 @@ function sharedLevels(
 }
 
 function* emitRows(
-  resource: ResourcePolicyRecord,
-  resourceType: ResourceAccessSummary["resourceType"],
-  window: PrefixWindow,
+  row: RowBase,
   members: readonly PrincipalRecord[],
   levels: readonly CapabilityLevel[],
   names: GrantNames,
   rep: PrincipalRecord,
-  sourcesOf: (capability: CapabilityLevel["capability"]) => GrantList,
+  grants: LevelGrants,
 ): Generator<ResourceAccessSummary> {
-  const alike = members.map((m) => names.namesAlike(rep, m));
-  for (const level of levels) {
-    const sources = sourcesOf(level.capability);
+  // Members named like `rep` share its rows' sources (a group of one is `rep` alone).
+  const alike =
+    members.length === 1 && members[0] === rep
+      ? ONLY_REP
+      : members.map((m) => names.namesAlike(rep, m));
+  for (let k = 0; k < levels.length; k++) {
+    const level = levels[k] as CapabilityLevel;
+    // The resource policy's statements, then the identity policies' (named per member).
+    const fromResource = grants.fromResource.granting(
+      level.capability,
+      grants.set,
+      row.window.firstWord,
+    );
+    const fromIdentity = grants.fromIdentity[k] as GrantList;
+    const forRep = names.join(fromResource, names.convert(fromIdentity));
     for (let i = 0; i < members.length; i++) {
       const m = members[i] as PrincipalRecord;
       yield {
-        resourceArn: resource.resourceArn,
-        resourceType,
-        service: window.service,
+        resourceArn: row.resourceArn,
+        resourceType: row.resourceType,
+        service: row.window.service,
         capability: level.capability,
         principal: m.arn,
         principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
-        inAccount: m.accountId === resource.accountId,
+        inAccount: m.accountId === row.accountId,
         conditional: level.conditional,
-        // Computed on first read: per resource and group of principals, named per member.
-        grantedBy: names.sourcesFor(rep, m, sources, alike[i]),
+        grantedBy: alike[i]
+          ? forRep
+          : names.join(fromResource, names.sourcesFor(rep, m, fromIdentity, false)),
       };
     }
   }
 }
 
-const ALWAYS = () => true;
+/** The resource a row is about. */
+interface RowBase {
+  resourceArn: string;
+  resourceType: ResourceAccessSummary["resourceType"];
+  accountId: string | undefined;
+  window: PrefixWindow;
+}
+
+/**
+ * What grants each level of a group on a resource: the resource policy's statements (read
+ * from the group's decision `set`) and the identity policies' lists, one per level.
+ */
+interface LevelGrants {
+  set: TriSet;
+  fromResource: StatementGrants;
+  fromIdentity: readonly GrantList[];
+}
+
+const ONLY_REP: readonly boolean[] = [true];
