@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   type AccountSnapshot,
@@ -7,6 +5,7 @@ import {
   authorize,
   createAccountModel,
 } from "../src/index.ts";
+import { readFixtures } from "./support/fixture-files.ts";
 
 interface FixtureCase {
   name?: string;
@@ -31,21 +30,18 @@ interface Fixture {
   cases: FixtureCase[];
 }
 
-const dir = join(import.meta.dirname, "fixtures", "authorize");
-const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+const fixtures = readFixtures<Fixture>("authorize");
 
 describe("authorize fixtures", () => {
   it("has fixtures, each citing documentation", () => {
-    expect(files.length).toBeGreaterThan(20);
-    for (const file of files) {
-      const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
+    expect(fixtures.length).toBeGreaterThan(20);
+    for (const { file, fixture } of fixtures) {
       expect(fixture.description, file).toMatch(/'[^']{5,}'/);
     }
   });
 
-  for (const file of files) {
-    const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
-    describe(file.replace(/\.json$/, ""), () => {
+  for (const { name, fixture } of fixtures) {
+    describe(name, () => {
       const model = createAccountModel(fixture.accounts);
       it(fixture.expectIssues ? "reports its invalid statements" : "parses without errors", () => {
         const errors = model.issues.filter((i) => i.severity === "error").map((i) => i.path);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AzureAnalysis } from "../src/azure/analyze-azure.ts";
@@ -12,6 +12,7 @@ import {
   type PrincipalAccessSummary,
   type ResourceAccessSummary,
 } from "../src/index.ts";
+import { readFixtures } from "./support/fixture-files.ts";
 
 interface RowExpectation {
   principal: string;
@@ -75,8 +76,7 @@ export function withBuiltInRoles(snapshot: AzureSnapshot, names: readonly string
   return { ...snapshot, roleDefinitions: [...snapshot.roleDefinitions, ...roles] };
 }
 
-const dir = join(import.meta.dirname, "fixtures", "azure");
-const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+const fixtures = readFixtures<AzureFixture>("azure");
 const lower = (s: string) => s.toLowerCase();
 
 function matches(row: PrincipalAccessSummary | ResourceAccessSummary, e: RowExpectation) {
@@ -105,17 +105,15 @@ function checkRow(row: PrincipalAccessSummary | ResourceAccessSummary, e: RowExp
 
 describe("Azure fixtures", () => {
   it("has fixtures, each citing Microsoft Learn", () => {
-    expect(files.length).toBeGreaterThanOrEqual(10);
-    for (const file of files) {
-      const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as AzureFixture;
+    expect(fixtures.length).toBeGreaterThanOrEqual(10);
+    for (const { file, fixture } of fixtures) {
       expect(fixture.description, file).toMatch(/^Microsoft Learn, '[^']{5,}'/);
     }
   });
 
-  for (const file of files) {
-    const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as AzureFixture;
+  for (const { name, fixture } of fixtures) {
     const snapshot = withBuiltInRoles(fixture.snapshot, fixture.builtInRoles ?? []);
-    describe(file.replace(/\.json$/, ""), () => {
+    describe(name, () => {
       const analysis = analyzeAzureSubscription(snapshot);
       const bits = new AzureAnalysis(readAzureSnapshot(snapshot), sharedAzureOperationIndex());
       const rows = [...analysis.principalAccessSummaries()];

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AccountSnapshot, analyzeAccount, type GrantSource } from "../src/index.ts";
+import { readFixtures } from "./support/fixture-files.ts";
 
 /** Which policy grants each row of `analyzeAccount` (issue 10, "Which policy grants it"). */
 interface Fixture {
@@ -32,21 +31,18 @@ interface Fixture {
   }[];
 }
 
-const dir = join(import.meta.dirname, "fixtures", "granted-by");
-const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+const fixtures = readFixtures<Fixture>("granted-by");
 
 describe("granted-by fixtures", () => {
   it("has fixtures, each citing documentation", () => {
-    expect(files.length).toBeGreaterThanOrEqual(6);
-    for (const file of files) {
-      const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
+    expect(fixtures.length).toBeGreaterThanOrEqual(6);
+    for (const { file, fixture } of fixtures) {
       expect(fixture.description, file).toMatch(/'[^']{5,}'/);
     }
   });
 
-  for (const file of files) {
-    const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
-    describe(file.replace(/\.json$/, ""), () => {
+  for (const { name, fixture } of fixtures) {
+    describe(name, () => {
       const analysis = analyzeAccount(fixture.accounts);
       it("parses without errors", () => {
         expect(analysis.issues.filter((i) => i.severity === "error")).toEqual([]);

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   type AccessPath,
@@ -9,6 +7,7 @@ import {
   createAccountModel,
   findResourceAccessPaths,
 } from "../src/index.ts";
+import { readFixtures } from "./support/fixture-files.ts";
 
 interface PathFixture {
   description: string;
@@ -21,14 +20,12 @@ interface PathFixture {
   }[];
 }
 
-const dir = join(import.meta.dirname, "fixtures", "paths");
-const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+const fixtures = readFixtures<PathFixture>("paths");
 const sorted = (paths: readonly AccessPath[]) => paths.map((p) => JSON.stringify(p)).sort();
 
 describe("resource access path fixtures", () => {
-  for (const file of files) {
-    const fixture = JSON.parse(readFileSync(join(dir, file), "utf8")) as PathFixture;
-    describe(file.replace(/\.json$/, ""), () => {
+  for (const { name, fixture } of fixtures) {
+    describe(name, () => {
       const model = createAccountModel(fixture.accounts);
       const graph = buildAccessGraph(model);
       it("parses without errors", () => {

@@ -9,6 +9,7 @@ import {
 import type { AccountContext, ExecutionRow } from "@sightline/db";
 import { AppError } from "@sightline/domain";
 import type { AnalysisSettings } from "./analysis-settings.ts";
+import { vendingCallOf } from "./vending-call.ts";
 
 export function azureEndpointsFor(
   settings: AnalysisSettings,
@@ -29,29 +30,8 @@ export function obtainAzureCredential(
   account: AccountContext,
   endpoints: AzureEndpoints,
 ): { credential: AzureTokenCredential; tenantId?: string } {
-  if (execution.authMethod === "cvs") {
-    const vending = settings.credentialVending;
-    if (!vending)
-      throw new AppError(
-        "CREDENTIAL_VENDING_FAILED",
-        "No credential vending service is configured (SIGHTLINE_CVS_URL): the operator must set it for cvs accounts",
-        { retryable: false },
-      );
-    return {
-      credential: createVendedTokenCredential({
-        url: vending.url,
-        token: vending.token,
-        request: {
-          partnerId: account.partnerId ?? "",
-          partnerCustomerId: account.partnerCustomerId ?? "",
-          customerId: account.customerId,
-          accountId: execution.accountId,
-          provider: execution.provider,
-          executionId: execution.executionId,
-        },
-      }),
-    };
-  }
+  if (execution.authMethod === "cvs")
+    return { credential: createVendedTokenCredential(vendingCallOf(settings, execution, account)) };
   if (execution.authMethod !== "config")
     throw new AppError(
       "CREDENTIAL_INVALID",

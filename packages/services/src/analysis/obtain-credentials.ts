@@ -9,6 +9,7 @@ import { AppError, type AwsPartition, type OwnCredential } from "@sightline/doma
 import type { ServiceContext } from "../context.ts";
 import { openForExecution } from "../credentials/envelope.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
+import { vendingCallOf } from "./vending-call.ts";
 
 /** The auditor's credentials for one execution, by its auth method. */
 export async function obtainCredentials(
@@ -31,28 +32,11 @@ export async function obtainCredentials(
       now: ctx.now(),
     });
   }
-  if (execution.authMethod === "cvs") {
-    const vending = settings.credentialVending;
-    if (!vending)
-      throw new AppError(
-        "CREDENTIAL_VENDING_FAILED",
-        "No credential vending service is configured (SIGHTLINE_CVS_URL): the operator must set it for cvs accounts",
-        { retryable: false },
-      );
+  if (execution.authMethod === "cvs")
     return fetchVendedCredentials({
-      url: vending.url,
-      token: vending.token,
-      request: {
-        partnerId: account.partnerId ?? "",
-        partnerCustomerId: account.partnerCustomerId ?? "",
-        customerId: account.customerId,
-        accountId: execution.accountId,
-        provider: partition,
-        executionId: execution.executionId,
-      },
+      ...vendingCallOf(settings, execution, account),
       now: ctx.now(),
     });
-  }
   const config = account.monitoring?.auditorAuthConfig as
     | { roleArn: string; externalId: string }
     | undefined;

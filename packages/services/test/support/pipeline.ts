@@ -138,6 +138,25 @@ export async function startPipeline(
       q.createQueues(boss, settings.queue),
     );
 
+  /** A new partner (with `partnerFields`) and one customer of it, delivered to the partner. */
+  const partnerCustomer = async (
+    partnerFields: Omit<Parameters<typeof upsertPartner>[1], "partnerId">,
+    featureFlags: Parameters<typeof upsertPartnerCustomer>[1]["featureFlags"],
+  ) => {
+    const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+    const partnerCustomerId = `tenant-${randomInt(1e9)}`;
+    await upsertPartner(ctx.db, { partnerId, ...partnerFields });
+    const ref = await upsertPartnerCustomer(ctx.db, {
+      partnerId,
+      partnerCustomerId,
+      subscriptionPlanName: "Enterprise",
+      deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+      ...(featureFlags ? { featureFlags } : {}),
+    });
+    if (!ref) throw new Error("partner customer not stored");
+    return { partnerId, partnerCustomerId, ref };
+  };
+
   return {
     ctx,
     databaseUrl,
@@ -147,17 +166,10 @@ export async function startPipeline(
     settings,
     dataDir,
     async azurePartner(partnerOptions = {}) {
-      const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
-      const partnerCustomerId = `tenant-${randomInt(1e9)}`;
-      await upsertPartner(ctx.db, { partnerId });
-      const ref = await upsertPartnerCustomer(ctx.db, {
-        partnerId,
-        partnerCustomerId,
-        subscriptionPlanName: "Enterprise",
-        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
-        ...(partnerOptions.featureFlags ? { featureFlags: partnerOptions.featureFlags } : {}),
-      });
-      if (!ref) throw new Error("partner customer not stored");
+      const { partnerId, partnerCustomerId, ref } = await partnerCustomer(
+        {},
+        partnerOptions.featureFlags,
+      );
       await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
@@ -176,21 +188,13 @@ export async function startPipeline(
       return { partnerId, partnerCustomerId, customerId: ref.customerId };
     },
     async partner(partnerOptions = {}) {
-      const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
-      const partnerCustomerId = `tenant-${randomInt(1e9)}`;
-      await upsertPartner(ctx.db, {
-        partnerId,
-        awsEncryptionKeyId: smallAccount.INBOX_KEY_ARN,
-        deliveryDestinations: { DeliverToS3: { bucketName: smallAccount.INBOX_BUCKET } },
-      });
-      const ref = await upsertPartnerCustomer(ctx.db, {
-        partnerId,
-        partnerCustomerId,
-        subscriptionPlanName: "Enterprise",
-        deliveryDestinations: [{ methodName: "DeliverToPartner" }],
-        ...(partnerOptions.featureFlags ? { featureFlags: partnerOptions.featureFlags } : {}),
-      });
-      if (!ref) throw new Error("partner customer not stored");
+      const { partnerId, partnerCustomerId, ref } = await partnerCustomer(
+        {
+          awsEncryptionKeyId: smallAccount.INBOX_KEY_ARN,
+          deliveryDestinations: { DeliverToS3: { bucketName: smallAccount.INBOX_BUCKET } },
+        },
+        partnerOptions.featureFlags,
+      );
       await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
