@@ -1,5 +1,8 @@
-// Benchmark: pnpm --filter @sightline/engine bench [-- small|medium|large]
+// Benchmark: pnpm --filter @sightline/engine bench [-- small|medium|large] [--digest]
+// `--digest` prints a SHA-256 over the JSON of every row, in order (principals, resources,
+// both summaries): performance work must leave it unchanged.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
 import { listAwsActions } from "@sightline/capabilities";
 import { analyzeAccount, createAccountModel } from "../src/index.ts";
@@ -37,9 +40,23 @@ interface SizeResult {
   speedup: number;
   checked: number;
   mismatches: string[];
+  digests?: string;
 }
 
-function runSize(size: SizeName): SizeResult {
+function digestOf(analysis: ReturnType<typeof analyzeAccount>): string {
+  const digest = (rows: Iterable<unknown>) => {
+    const hash = createHash("sha256");
+    for (const row of rows) hash.update(`${JSON.stringify(row)}\n`);
+    return hash.digest("hex").slice(0, 16);
+  };
+  return (
+    `principals ${digest(analysis.principals)}, resources ${digest(analysis.resources)}, ` +
+    `principal summaries ${digest(analysis.principalAccessSummaries())}, ` +
+    `resource summaries ${digest(analysis.resourceAccessSummaries())}`
+  );
+}
+
+function runSize(size: SizeName, withDigest: boolean): SizeResult {
   const snapshot = generateAccount(SIZES[size]);
   listAwsActions();
   const t0 = performance.now();
@@ -86,6 +103,7 @@ function runSize(size: SizeName): SizeResult {
     speedup: baselineMs / (t2 - t1),
     checked: report.checked,
     mismatches: report.mismatches,
+    ...(withDigest && { digests: digestOf(analysis) }),
   };
 }
 
@@ -98,14 +116,16 @@ function format(r: SizeResult): string {
     `  baseline (authorize per principal × action, scaled) ${(r.baselineMs / 1000).toFixed(0)} s → ${r.speedup.toFixed(0)}× faster`,
     `  agreement: ${r.checked} sampled requests checked, ${r.mismatches.length} mismatches`,
     ...r.mismatches.slice(0, 5).map((m) => `    ${m}`),
+    ...(r.digests ? [`  digests: ${r.digests}`] : []),
   ].join("\n");
 }
 
 const args = process.argv.slice(2);
 const child = args.includes("--child");
 const only = args.find((a): a is SizeName => a in SIZES);
+const withDigest = args.includes("--digest");
 if (child && only) {
-  process.stdout.write(`${JSON.stringify(runSize(only))}\n`);
+  process.stdout.write(`${JSON.stringify(runSize(only, withDigest))}\n`);
 } else {
   const sizes = only ? [only] : (Object.keys(SIZES) as SizeName[]);
   let failed = false;
@@ -113,7 +133,13 @@ if (child && only) {
     // Each size in its own process so that peak memory is that size's alone.
     const out = spawnSync(
       process.execPath,
-      [...process.execArgv, process.argv[1] as string, "--child", size],
+      [
+        ...process.execArgv,
+        process.argv[1] as string,
+        "--child",
+        size,
+        ...(withDigest ? ["--digest"] : []),
+      ],
       { encoding: "utf8", maxBuffer: 1 << 26 },
     );
     const line = out.stdout.trim().split("\n").pop() ?? "";

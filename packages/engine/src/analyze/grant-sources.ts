@@ -322,8 +322,13 @@ export class GrantNames {
   private readonly convertedFor = new WeakMap<GrantList, Map<number, readonly GrantSource[]>>();
   private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
   private readonly allows = new WeakMap<object, AllowStatement[]>();
+  private readonly windowed = new WeakMap<Policy, Map<PrefixWindow, AllowStatement[]>>();
   private readonly interned = new Map<string, GrantList>();
   private readonly policyUids = new WeakMap<Policy, number>();
+  private readonly classes = new WeakMap<
+    readonly PrincipalRecord[],
+    { rep: PrincipalRecord; value: NameClasses | undefined }
+  >();
   private nextUid = 0;
 
   private readonly applicability = new Map<
@@ -403,6 +408,85 @@ export class GrantNames {
         "identityPolicies" in owner ? owner.identityPolicies : [owner],
       );
       this.allows.set(owner, found);
+    }
+    return found;
+  }
+
+  /**
+   * Members grouped by how they name their policies, for rows that `rep`'s lists grant:
+   * `undefined` when every member names them as `rep` does; otherwise each member's class
+   * (0: as `rep`) and one member per class. Kept per members list (a group's is reused by
+   * every resource the group is summarized on).
+   */
+  nameClasses(rep: PrincipalRecord, members: readonly PrincipalRecord[]): NameClasses | undefined {
+    if (members.length === 1 && members[0] === rep) return undefined;
+    const cached = this.classes.get(members);
+    if (cached && cached.rep === rep) return cached.value;
+    const repSignature = this.signatureOf(rep);
+    let value: NameClasses | undefined;
+    const classOf = new Map<number, number>();
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i] as PrincipalRecord;
+      const signature = this.signatureOf(m);
+      if (signature === repSignature) continue;
+      value ??= { classOf: new Uint32Array(members.length), members: [rep], named: new Map() };
+      let c = classOf.get(signature);
+      if (c === undefined) {
+        c = value.members.length;
+        value.members.push(m);
+        classOf.set(signature, c);
+      }
+      value.classOf[i] = c;
+    }
+    this.classes.set(members, { rep, value });
+    return value;
+  }
+
+  /** `rep`'s list named as each class of `classes` names it (index: class). */
+  sourcesByClass(
+    rep: PrincipalRecord,
+    classes: NameClasses,
+    list: GrantList,
+  ): readonly (readonly GrantSource[])[] {
+    let out = classes.named.get(list);
+    if (!out) {
+      out = classes.members.map((m, c) =>
+        c === 0 ? this.convert(list) : this.sourcesFor(rep, m, list, false),
+      );
+      classes.named.set(list, out);
+    }
+    return out;
+  }
+
+  /**
+   * The Allow statements of `policies` that name an action of `window`, in policy and
+   * statement order (each policy's are listed once per window for the analysis).
+   */
+  allowsIn(
+    index: ActionIndex,
+    policies: readonly Policy[],
+    window: PrefixWindow,
+  ): readonly AllowStatement[] {
+    if (policies.length === 1) return this.byWindow(index, policies[0] as Policy).get(window) ?? [];
+    const out: AllowStatement[] = [];
+    for (const policy of policies) {
+      const found = this.byWindow(index, policy).get(window);
+      if (found) for (const a of found) out.push(a);
+    }
+    return out;
+  }
+
+  private byWindow(index: ActionIndex, policy: Policy): Map<PrefixWindow, AllowStatement[]> {
+    let found = this.windowed.get(policy);
+    if (!found) {
+      found = new Map();
+      for (const a of allowStatements(index, [policy]))
+        for (const window of index.windowsOf(a.actions)) {
+          const list = found.get(window);
+          if (list) list.push(a);
+          else found.set(window, [a]);
+        }
+      this.windowed.set(policy, found);
     }
     return found;
   }
@@ -501,6 +585,16 @@ export class GrantNames {
     this.aligned.set(member, { rep, map });
     return map;
   }
+}
+
+/** Members grouped by how they name their policies (`GrantNames.nameClasses`). */
+export interface NameClasses {
+  /** Per member (by position), its class: an index into `members`. */
+  readonly classOf: Uint32Array;
+  /** One member per class; the first is the representative. */
+  readonly members: PrincipalRecord[];
+  /** Per granting list, its sources as each class names them (`sourcesByClass`). */
+  readonly named: Map<GrantList, readonly (readonly GrantSource[])[]>;
 }
 
 const NONE: readonly GrantSource[] = Object.freeze([]);

@@ -12,7 +12,6 @@ import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { hasBit } from "./bits.ts";
 import { capabilityLevels, namesCapability } from "./capability-levels.ts";
 import {
-  allowStatements,
   appliesTo,
   GrantCandidates,
   type GrantList,
@@ -68,14 +67,20 @@ export function summarizePolicySet(
   const wide = new Map<string, CapabilityGrant>();
   const resolve = principalResolver(model, rep, evaluator.context);
   const appliesOnStar = appliesTo(["*"], resolve, names.sharedApplicability(["*"]));
-  const allows = allowStatements(index, rep.identityPolicies);
   const addWide = (set: TriSet, offsetWord: number, window: PrefixWindow) => {
     let candidates: GrantCandidates | undefined;
     for (const level of capabilityLevels(index, set, offsetWord, window)) {
       const key = `${window.service}|${level.capability}`;
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
-        candidates ??= GrantCandidates.find(index, allows, set, offsetWord, window, appliesOnStar);
+        candidates ??= GrantCandidates.find(
+          index,
+          names.allowsIn(index, rep.identityPolicies, window),
+          set,
+          offsetWord,
+          window,
+          appliesOnStar,
+        );
         wide.set(key, {
           service: window.service,
           capability: level.capability,
@@ -166,7 +171,7 @@ export function sourceFinder(
   return (capability) => {
     candidates ??= GrantCandidates.find(
       index,
-      record.identityPolicies,
+      names ? names.allowsIn(index, record.identityPolicies, window) : record.identityPolicies,
       set,
       window.firstWord,
       window,

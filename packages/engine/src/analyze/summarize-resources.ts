@@ -10,7 +10,7 @@ import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { PrincipalRecord, ResourcePolicyRecord } from "../snapshot/account-model.ts";
 import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { PrefixWindow } from "./action-index.ts";
-import type { ResourceAccessSummary, ResourceRow } from "./analysis-types.ts";
+import type { GrantSource, ResourceAccessSummary, ResourceRow } from "./analysis-types.ts";
 import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
@@ -179,7 +179,7 @@ export function* summarizeResources(
       identityOnResource ??= { ids: evaluator.ids, known: new Map() };
       const candidates = GrantCandidates.find(
         index,
-        names.allowsOf(index, rep),
+        names.allowsIn(index, rep.identityPolicies, window),
         set,
         window.firstWord,
         window,
@@ -383,11 +383,9 @@ function* emitRows(
   rep: PrincipalRecord,
   grants: LevelGrants,
 ): Generator<ResourceAccessSummary> {
-  // Members named like `rep` share its rows' sources (a group of one is `rep` alone).
-  const alike =
-    members.length === 1 && members[0] === rep
-      ? ONLY_REP
-      : members.map((m) => names.namesAlike(rep, m));
+  // Members named like `rep` share its rows' sources; the others, one list per class.
+  const classes = names.nameClasses(rep, members);
+  const perClass: (readonly GrantSource[])[] = [];
   for (let k = 0; k < levels.length; k++) {
     const level = levels[k] as CapabilityLevel;
     // The resource policy's statements, then the identity policies' (named per member).
@@ -398,6 +396,12 @@ function* emitRows(
     );
     const fromIdentity = grants.fromIdentity[k] as GrantList;
     const forRep = names.join(fromResource, names.convert(fromIdentity));
+    if (classes) {
+      const named = names.sourcesByClass(rep, classes, fromIdentity);
+      perClass[0] = forRep;
+      for (let c = 1; c < named.length; c++)
+        perClass[c] = names.join(fromResource, named[c] as readonly GrantSource[]);
+    }
     for (let i = 0; i < members.length; i++) {
       const m = members[i] as PrincipalRecord;
       yield {
@@ -409,9 +413,7 @@ function* emitRows(
         principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
         inAccount: m.accountId === row.accountId,
         conditional: level.conditional,
-        grantedBy: alike[i]
-          ? forRep
-          : names.join(fromResource, names.sourcesFor(rep, m, fromIdentity, false)),
+        grantedBy: classes ? (perClass[classes.classOf[i] as number] as readonly GrantSource[]) : forRep,
       };
     }
   }
@@ -435,4 +437,3 @@ interface LevelGrants {
   fromIdentity: readonly GrantList[];
 }
 
-const ONLY_REP: readonly boolean[] = [true];

@@ -59,8 +59,9 @@ export function createAccountModel(
     const partition = choosePartition(snapshot, details, `${prefix}partition`, issues);
     const org = snapshot.organization;
     const lookup = (arn: string) => details.managedPolicies.get(arn) ?? awsManaged.get(arn);
-    const users = details.users.map((u) => toPrincipal(u, partition, details, lookup));
-    const roles = details.roles.map((r) => toPrincipal(r, partition, details, lookup));
+    const viaGroup = groupPolicyCopies();
+    const users = details.users.map((u) => toPrincipal(u, partition, details, lookup, viaGroup));
+    const roles = details.roles.map((r) => toPrincipal(r, partition, details, lookup, viaGroup));
     for (const p of [...users, ...roles]) principals.set(p.arn, p);
     for (const role of details.roles)
       resourcePolicies.set(role.arn, {
@@ -201,11 +202,33 @@ function choosePartition(
   return PARTITIONS.find((p) => p === fromArn) ?? "aws";
 }
 
+/**
+ * A group's policy as its members have it (`attachedVia` the group): one object per group
+ * and policy, shared by every member, so caches keyed by policy serve them all.
+ */
+function groupPolicyCopies(): (policy: Policy, groupArn: string) => Policy {
+  const copies = new WeakMap<Policy, Map<string, Policy>>();
+  return (policy, groupArn) => {
+    let byGroup = copies.get(policy);
+    if (!byGroup) {
+      byGroup = new Map();
+      copies.set(policy, byGroup);
+    }
+    let copy = byGroup.get(groupArn);
+    if (!copy) {
+      copy = { ...policy, attachedVia: groupArn };
+      byGroup.set(groupArn, copy);
+    }
+    return copy;
+  };
+}
+
 function toPrincipal(
   source: IamUser | IamRole,
   partition: Partition,
   details: AuthorizationDetails,
   lookup: (arn: string) => Policy | undefined,
+  viaGroup: (policy: Policy, groupArn: string) => Policy,
 ): PrincipalRecord {
   const policies: Policy[] = [...source.inlinePolicies];
   for (const arn of source.managedPolicyArns) {
@@ -214,14 +237,15 @@ function toPrincipal(
   }
   const groupArns: string[] = [];
   if (source.kind === "user") {
-    for (const name of source.groupNames) {
+    // A user is in a group once, however often a snapshot lists it.
+    for (const name of new Set(source.groupNames)) {
       const group = groupsByName(details).get(name);
       if (!group) continue;
       groupArns.push(group.arn);
-      for (const p of group.inlinePolicies) policies.push({ ...p, attachedVia: group.arn });
+      for (const p of group.inlinePolicies) policies.push(viaGroup(p, group.arn));
       for (const arn of group.managedPolicyArns) {
         const policy = lookup(arn);
-        if (policy) policies.push({ ...policy, attachedVia: group.arn });
+        if (policy) policies.push(viaGroup(policy, group.arn));
       }
     }
   }
