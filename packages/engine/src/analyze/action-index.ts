@@ -117,6 +117,13 @@ export class ActionIndex {
     return this.capabilityMasks[cap];
   }
 
+  /** Every capability's mask, in `CAPABILITIES` order. */
+  get capabilityMaskList(): readonly Uint32Array[] {
+    this.maskList ??= CAPABILITIES.map((cap) => this.capabilityMasks[cap]);
+    return this.maskList;
+  }
+  private maskList: Uint32Array[] | undefined;
+
   /** Catalogue actions matching one Action pattern (case-insensitive wildcards). */
   expandPattern(pattern: string): Uint32Array {
     const key = pattern.toLowerCase();

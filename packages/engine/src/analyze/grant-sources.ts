@@ -60,9 +60,10 @@ const isAllowList = (
  * shared by the capabilities (and rows) that the same statements give.
  */
 export class GrantCandidates {
-  private readonly lists = new Map<number | string, GrantList>();
+  /** Lists by the candidates they hold, when no `GrantNames` interns them. */
+  private lists: Map<number | string, GrantList> | undefined;
   /** Per candidate, a bit per capability (`CAPABILITIES` order) it gives an allowed action of. */
-  private capabilityBits: Uint8Array | undefined;
+  private capabilityBits: number[] | undefined;
 
   private constructor(
     private readonly index: ActionIndex,
@@ -85,22 +86,36 @@ export class GrantCandidates {
     window: PrefixWindow,
     applies: (policy: Policy, statement: Statement) => boolean,
   ): GrantCandidates {
+    const allows = isAllowList(policies) ? policies : allowStatements(index, policies);
+    return GrantCandidates.fromLists(index, [allows], set, offsetWord, window, applies);
+  }
+
+  /** As `find`, over Allow statements listed in several lists (`GrantNames.allowListsIn`), in order. */
+  static fromLists(
+    index: ActionIndex,
+    lists: readonly (readonly AllowStatement[])[],
+    set: TriSet,
+    offsetWord: number,
+    window: PrefixWindow,
+    applies: (policy: Policy, statement: Statement) => boolean,
+  ): GrantCandidates {
     const out: Candidate[] = [];
     const { maybe } = set;
     if (maybe !== 0) {
-      const allows = isAllowList(policies) ? policies : allowStatements(index, policies);
-      const width = window.lastWord - window.firstWord;
-      for (const c of allows) {
-        const { actions } = c;
-        let hit = false;
-        for (let w = 0; w < width && !hit; w++) {
-          const g = window.firstWord + w;
-          let bits = (actions[g] as number) & (window.ownMask[w] as number);
-          if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
-          hit = bits !== 0;
+      const { firstWord, ownMask } = window;
+      const width = window.lastWord - firstWord;
+      for (const allows of lists)
+        for (const c of allows) {
+          const { actions } = c;
+          let hit = false;
+          for (let w = 0; w < width && !hit; w++) {
+            const g = firstWord + w;
+            let bits = (actions[g] as number) & (ownMask[w] as number);
+            if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
+            hit = bits !== 0;
+          }
+          if (hit && applies(c.policy, c.statement)) out.push(c);
         }
-        if (hit && applies(c.policy, c.statement)) out.push(c);
-      }
     }
     return new GrantCandidates(index, out, set, offsetWord, window);
   }
@@ -118,13 +133,17 @@ export class GrantCandidates {
     );
   }
 
-  /** The policies (in policy order) whose candidates give an allowed action of `capability`. */
-  granting(capability: Capability, intern?: (policies: GrantingPolicy[]) => GrantList): GrantList {
+  /**
+   * The policies (in policy order) whose candidates give an allowed action of `capability`;
+   * with `names`, one list object per content for the analysis.
+   */
+  granting(capability: Capability, names?: GrantNames): GrantList {
     const n = this.list.length;
     if (n === 0) return NO_GRANTS;
     this.capabilityBits ??= this.computeCapabilityBits();
     const bits = this.capabilityBits;
     const bit = 1 << CAPABILITIES.indexOf(capability);
+    if (names) return names.listOf(this.list, bits, bit);
     // Which candidates give it, as a key: lists are shared by the capabilities they serve.
     let key: number | string = n <= 30 ? 0 : "";
     for (let i = 0; i < n; i++) {
@@ -132,40 +151,52 @@ export class GrantCandidates {
       if (typeof key === "number") key |= 1 << i;
       else key += `${i},`;
     }
+    this.lists ??= new Map();
     let found = this.lists.get(key);
     if (!found) {
-      const out: GrantingPolicy[] = [];
-      for (let i = 0; i < n; i++) {
-        if (((bits[i] as number) & bit) === 0) continue;
-        const c = this.list[i] as Candidate;
-        const last = out[out.length - 1];
-        if (last && last.policy === c.policy) last.statements.push(c.statement);
-        else out.push({ policy: c.policy, statements: [c.statement] });
-      }
-      found = out.length === 0 ? NO_GRANTS : intern ? intern(out) : { policies: out };
+      found = grantListOf(this.list, bits, bit);
       this.lists.set(key, found);
     }
     return found;
   }
 
-  private computeCapabilityBits(): Uint8Array {
-    const out = new Uint8Array(this.list.length);
-    const caps = CAPABILITIES.map((c) => this.index.capabilityMask(c));
+  private computeCapabilityBits(): number[] {
+    const n = this.list.length;
+    const out = new Array<number>(n);
+    const caps = this.index.capabilityMaskList;
     const { maybe } = this.set;
     const { firstWord, lastWord, ownMask } = this.window;
-    this.list.forEach((c, i) => {
+    for (let i = 0; i < n; i++) {
+      const actions = (this.list[i] as Candidate).actions;
       let found = 0;
       for (let g = firstWord; g < lastWord; g++) {
-        let bits = (c.actions[g] as number) & (ownMask[g - firstWord] as number);
+        let bits = (actions[g] as number) & (ownMask[g - firstWord] as number);
         if (bits !== 0 && maybe !== 1 && maybe !== 0) bits &= maybe[g - this.offsetWord] as number;
         if (bits === 0) continue;
         for (let k = 0; k < caps.length; k++)
           if (((caps[k] as Uint32Array)[g] as number) & bits) found |= 1 << k;
       }
       out[i] = found;
-    });
+    }
     return out;
   }
+}
+
+/** The policies of the candidates whose `bits` have `bit`, statements grouped per policy. */
+function grantListOf(
+  candidates: readonly Candidate[],
+  bits: readonly number[],
+  bit: number,
+): GrantList {
+  const out: GrantingPolicy[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    if (((bits[i] as number) & bit) === 0) continue;
+    const c = candidates[i] as Candidate;
+    const last = out[out.length - 1];
+    if (last && last.policy === c.policy) last.statements.push(c.statement);
+    else out.push({ policy: c.policy, statements: [c.statement] });
+  }
+  return out.length === 0 ? NO_GRANTS : { policies: out };
 }
 
 /**
@@ -321,15 +352,14 @@ export class GrantNames {
   >();
   private readonly convertedFor = new WeakMap<GrantList, Map<number, readonly GrantSource[]>>();
   private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
-  private readonly allows = new WeakMap<object, AllowStatement[]>();
+  private readonly allows = new WeakMap<Policy, AllowStatement[]>();
   private readonly windowed = new WeakMap<Policy, Map<PrefixWindow, AllowStatement[]>>();
-  private readonly interned = new Map<string, GrantList>();
-  private readonly policyUids = new WeakMap<Policy, number>();
+  /** Lists by their statements (`listOf`): a trie over the shared `AllowStatement`s. */
+  private readonly lists: ListNode = {};
   private readonly classes = new WeakMap<
     readonly PrincipalRecord[],
     { rep: PrincipalRecord; value: NameClasses | undefined }
   >();
-  private nextUid = 0;
 
   private readonly applicability = new Map<
     string,
@@ -376,38 +406,34 @@ export class GrantNames {
   }
 
   /**
-   * One list object per content, kept for the analysis: policy sets whose grants come from
-   * the same policies (a shared managed policy) share the list and its names.
+   * The list of the candidates whose `bits` have `bit`: one list object per content, kept
+   * for the analysis, so policy sets whose grants come from the same statements (a shared
+   * managed policy) share the list and its names. Candidates must be the shared
+   * `AllowStatement`s (`allowListsIn`, `allowsOf`): the lists are found by their identity.
    */
-  readonly intern = (policies: GrantingPolicy[]): GrantList => {
-    let key = "";
-    for (const g of policies) {
-      let uid = this.policyUids.get(g.policy);
-      if (uid === undefined) {
-        uid = this.nextUid++;
-        this.policyUids.set(g.policy, uid);
+  listOf(candidates: readonly AllowStatement[], bits: readonly number[], bit: number): GrantList {
+    let node = this.lists;
+    for (let i = 0; i < candidates.length; i++) {
+      if (((bits[i] as number) & bit) === 0) continue;
+      const c = candidates[i] as AllowStatement;
+      node.next ??= new Map();
+      let next = node.next.get(c);
+      if (!next) {
+        next = {};
+        node.next.set(c, next);
       }
-      key += `${uid}:`;
-      for (const s of g.statements) key += `${s.index},`;
-      key += "|";
+      node = next;
     }
-    let found = this.interned.get(key);
-    if (!found) {
-      found = { policies };
-      this.interned.set(key, found);
-    }
-    return found;
-  };
+    node.list ??= grantListOf(candidates, bits, bit);
+    return node.list;
+  }
 
-  /** The Allow statements of a principal's identity policies or of a resource policy, listed once. */
-  allowsOf(index: ActionIndex, owner: PrincipalRecord | Policy): readonly AllowStatement[] {
-    let found = this.allows.get(owner);
+  /** The Allow statements of a policy, listed once for the analysis. */
+  allowsOf(index: ActionIndex, policy: Policy): readonly AllowStatement[] {
+    let found = this.allows.get(policy);
     if (!found) {
-      found = allowStatements(
-        index,
-        "identityPolicies" in owner ? owner.identityPolicies : [owner],
-      );
-      this.allows.set(owner, found);
+      found = allowStatements(index, [policy]);
+      this.allows.set(policy, found);
     }
     return found;
   }
@@ -459,19 +485,19 @@ export class GrantNames {
   }
 
   /**
-   * The Allow statements of `policies` that name an action of `window`, in policy and
-   * statement order (each policy's are listed once per window for the analysis).
+   * The Allow statements of `policies` that name an action of `window`, one list per
+   * policy that has some, in policy order (each policy's listed once per window for the
+   * analysis; give them to `GrantCandidates.fromLists`).
    */
-  allowsIn(
+  allowListsIn(
     index: ActionIndex,
     policies: readonly Policy[],
     window: PrefixWindow,
-  ): readonly AllowStatement[] {
-    if (policies.length === 1) return this.byWindow(index, policies[0] as Policy).get(window) ?? [];
-    const out: AllowStatement[] = [];
+  ): (readonly AllowStatement[])[] {
+    const out: AllowStatement[][] = [];
     for (const policy of policies) {
       const found = this.byWindow(index, policy).get(window);
-      if (found) for (const a of found) out.push(a);
+      if (found) out.push(found);
     }
     return out;
   }
@@ -480,7 +506,7 @@ export class GrantNames {
     let found = this.windowed.get(policy);
     if (!found) {
       found = new Map();
-      for (const a of allowStatements(index, [policy]))
+      for (const a of this.allowsOf(index, policy))
         for (const window of index.windowsOf(a.actions)) {
           const list = found.get(window);
           if (list) list.push(a);
@@ -585,6 +611,11 @@ export class GrantNames {
     this.aligned.set(member, { rep, map });
     return map;
   }
+}
+
+interface ListNode {
+  list?: GrantList;
+  next?: Map<AllowStatement, ListNode>;
 }
 
 /** Members grouped by how they name their policies (`GrantNames.nameClasses`). */

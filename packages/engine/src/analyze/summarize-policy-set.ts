@@ -73,9 +73,9 @@ export function summarizePolicySet(
       const key = `${window.service}|${level.capability}`;
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
-        candidates ??= GrantCandidates.find(
+        candidates ??= GrantCandidates.fromLists(
           index,
-          names.allowsIn(index, rep.identityPolicies, window),
+          names.allowListsIn(index, rep.identityPolicies, window),
           set,
           offsetWord,
           window,
@@ -87,7 +87,7 @@ export function summarizePolicySet(
           resource: "",
           conditional: level.conditional,
           exceptResources: [],
-          sources: candidates.granting(level.capability, names.intern),
+          sources: candidates.granting(level.capability, names),
         });
       }
     }
@@ -169,15 +169,18 @@ export function sourceFinder(
 ): (capability: Capability) => GrantList {
   let candidates: GrantCandidates | undefined;
   return (capability) => {
-    candidates ??= GrantCandidates.find(
-      index,
-      names ? names.allowsIn(index, record.identityPolicies, window) : record.identityPolicies,
-      set,
-      window.firstWord,
-      window,
-      appliesTo([literal], resolve),
-    );
-    return candidates.granting(capability, names?.intern);
+    const applies = appliesTo([literal], resolve);
+    candidates ??= names
+      ? GrantCandidates.fromLists(
+          index,
+          names.allowListsIn(index, record.identityPolicies, window),
+          set,
+          window.firstWord,
+          window,
+          applies,
+        )
+      : GrantCandidates.find(index, record.identityPolicies, set, window.firstWord, window, applies);
+    return candidates.granting(capability, names);
   };
 }
 

@@ -177,9 +177,9 @@ export function* summarizeResources(
       onStandIns: boolean,
     ): GrantList[] => {
       identityOnResource ??= { ids: evaluator.ids, known: new Map() };
-      const candidates = GrantCandidates.find(
+      const candidates = GrantCandidates.fromLists(
         index,
-        names.allowsIn(index, rep.identityPolicies, window),
+        names.allowListsIn(index, rep.identityPolicies, window),
         set,
         window.firstWord,
         window,
@@ -190,7 +190,7 @@ export function* summarizeResources(
         ),
       );
       // One list per content: groups granted by the same policies share their joined sources.
-      return levels.map((level) => candidates.granting(level.capability, names.intern));
+      return levels.map((level) => candidates.granting(level.capability, names));
     };
     /**
      * What grants each level to the members of a group (represented by `rep`): the
