@@ -86,51 +86,37 @@ export class GrantCandidates {
     window: PrefixWindow,
     applies: (policy: Policy, statement: Statement) => boolean,
   ): GrantCandidates {
-    const allows = isAllowList(policies) ? policies : allowStatements(index, policies);
-    return GrantCandidates.fromLists(index, [allows], set, offsetWord, window, applies);
+    let out: Candidate[] | undefined;
+    if (set.maybe !== 0)
+      for (const c of isAllowList(policies) ? policies : allowStatements(index, policies))
+        if (givesIn(c.actions, set, offsetWord, window) && applies(c.policy, c.statement))
+          (out ??= []).push(c);
+    return new GrantCandidates(index, out ?? NO_CANDIDATES, set, offsetWord, window);
   }
 
-  /** As `find`, over Allow statements listed in several lists (`GrantNames.allowListsIn`), in order. */
-  static fromLists(
+  /**
+   * As `find`, over the Allow statements of `policies` as `names` lists them per window
+   * (shared objects, so `granting` can intern the lists).
+   */
+  static ofPolicies(
+    names: GrantNames,
     index: ActionIndex,
-    lists: readonly (readonly AllowStatement[])[],
+    policies: readonly Policy[],
     set: TriSet,
     offsetWord: number,
     window: PrefixWindow,
     applies: (policy: Policy, statement: Statement) => boolean,
   ): GrantCandidates {
-    const out: Candidate[] = [];
-    const { maybe } = set;
-    if (maybe !== 0) {
-      const { firstWord, ownMask } = window;
-      const width = window.lastWord - firstWord;
-      for (const allows of lists)
-        for (const c of allows) {
-          const { actions } = c;
-          let hit = false;
-          for (let w = 0; w < width && !hit; w++) {
-            const g = firstWord + w;
-            let bits = (actions[g] as number) & (ownMask[w] as number);
-            if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
-            hit = bits !== 0;
-          }
-          if (hit && applies(c.policy, c.statement)) out.push(c);
-        }
-    }
-    return new GrantCandidates(index, out, set, offsetWord, window);
-  }
-
-  /** These candidates, then `other`'s (over the same set and window). */
-  concat(other: GrantCandidates): GrantCandidates {
-    if (other.list.length === 0) return this;
-    if (this.list.length === 0) return other;
-    return new GrantCandidates(
-      this.index,
-      [...this.list, ...other.list],
-      this.set,
-      this.offsetWord,
-      this.window,
-    );
+    let out: Candidate[] | undefined;
+    if (set.maybe !== 0)
+      for (const policy of policies) {
+        const allows = names.allowsIn(index, policy, window);
+        if (!allows) continue;
+        for (const c of allows)
+          if (givesIn(c.actions, set, offsetWord, window) && applies(c.policy, c.statement))
+            (out ??= []).push(c);
+      }
+    return new GrantCandidates(index, out ?? NO_CANDIDATES, set, offsetWord, window);
   }
 
   /**
@@ -180,6 +166,26 @@ export class GrantCandidates {
     }
     return out;
   }
+}
+
+const NO_CANDIDATES: readonly Candidate[] = Object.freeze([]);
+
+/** Whether an action set names an action of the window that `set` allows (maybe). */
+function givesIn(
+  actions: Uint32Array,
+  set: TriSet,
+  offsetWord: number,
+  window: PrefixWindow,
+): boolean {
+  const { maybe } = set;
+  if (maybe === 0) return false;
+  const { firstWord, lastWord, ownMask } = window;
+  for (let g = firstWord; g < lastWord; g++) {
+    let bits = (actions[g] as number) & (ownMask[g - firstWord] as number);
+    if (bits !== 0 && maybe !== 1) bits &= maybe[g - offsetWord] as number;
+    if (bits !== 0) return true;
+  }
+  return false;
 }
 
 /** The policies of the candidates whose `bits` have `bit`, statements grouped per policy. */
@@ -409,7 +415,7 @@ export class GrantNames {
    * The list of the candidates whose `bits` have `bit`: one list object per content, kept
    * for the analysis, so policy sets whose grants come from the same statements (a shared
    * managed policy) share the list and its names. Candidates must be the shared
-   * `AllowStatement`s (`allowListsIn`, `allowsOf`): the lists are found by their identity.
+   * `AllowStatement`s (`allowsIn`, `allowsOf`): the lists are found by their identity.
    */
   listOf(candidates: readonly AllowStatement[], bits: readonly number[], bit: number): GrantList {
     let node = this.lists;
@@ -484,22 +490,13 @@ export class GrantNames {
     return out;
   }
 
-  /**
-   * The Allow statements of `policies` that name an action of `window`, one list per
-   * policy that has some, in policy order (each policy's listed once per window for the
-   * analysis; give them to `GrantCandidates.fromLists`).
-   */
-  allowListsIn(
+  /** The Allow statements of a policy that name an action of `window` (listed once per window for the analysis). */
+  allowsIn(
     index: ActionIndex,
-    policies: readonly Policy[],
+    policy: Policy,
     window: PrefixWindow,
-  ): (readonly AllowStatement[])[] {
-    const out: AllowStatement[][] = [];
-    for (const policy of policies) {
-      const found = this.byWindow(index, policy).get(window);
-      if (found) out.push(found);
-    }
-    return out;
+  ): readonly AllowStatement[] | undefined {
+    return this.byWindow(index, policy).get(window);
   }
 
   private byWindow(index: ActionIndex, policy: Policy): Map<PrefixWindow, AllowStatement[]> {

@@ -73,9 +73,10 @@ export function summarizePolicySet(
       const key = `${window.service}|${level.capability}`;
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
-        candidates ??= GrantCandidates.fromLists(
+        candidates ??= GrantCandidates.ofPolicies(
+          names,
           index,
-          names.allowListsIn(index, rep.identityPolicies, window),
+          rep.identityPolicies,
           set,
           offsetWord,
           window,
@@ -171,9 +172,10 @@ export function sourceFinder(
   return (capability) => {
     const applies = appliesTo([literal], resolve);
     candidates ??= names
-      ? GrantCandidates.fromLists(
+      ? GrantCandidates.ofPolicies(
+          names,
           index,
-          names.allowListsIn(index, record.identityPolicies, window),
+          record.identityPolicies,
           set,
           window.firstWord,
           window,

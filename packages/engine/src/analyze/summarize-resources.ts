@@ -177,9 +177,10 @@ export function* summarizeResources(
       onStandIns: boolean,
     ): GrantList[] => {
       identityOnResource ??= { ids: evaluator.ids, known: new Map() };
-      const candidates = GrantCandidates.fromLists(
+      const candidates = GrantCandidates.ofPolicies(
+        names,
         index,
-        names.allowListsIn(index, rep.identityPolicies, window),
+        rep.identityPolicies,
         set,
         window.firstWord,
         window,
