@@ -15,6 +15,8 @@ const PATTERN_CACHE_LIMIT = 50_000;
 export interface PrefixWindow {
   prefix: string;
   service: string;
+  /** A number per service name (prefixes of one service share it); -1 for the full window. */
+  serviceId: number;
   start: number;
   end: number;
   firstWord: number;
@@ -48,6 +50,7 @@ export class ActionIndex {
     );
     this.words = Math.ceil(this.actions.length / 32) || 1;
     const windows = new Map<string, PrefixWindow>();
+    const serviceIds = new Map<string, number>();
     this.actions.forEach((info, i) => {
       this.byName.set(info.action.toLowerCase(), i);
       const w = windows.get(info.prefix);
@@ -56,6 +59,9 @@ export class ActionIndex {
         windows.set(info.prefix, {
           prefix: info.prefix,
           service: info.service,
+          serviceId:
+            serviceIds.get(info.service) ??
+            serviceIds.set(info.service, serviceIds.size).size - 1,
           start: i,
           end: i + 1,
           firstWord: 0,
@@ -75,6 +81,7 @@ export class ActionIndex {
     this.fullWindow = {
       prefix: "*",
       service: "*",
+      serviceId: -1,
       start: 0,
       end: this.actions.length,
       firstWord: 0,

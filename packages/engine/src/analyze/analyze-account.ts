@@ -5,7 +5,12 @@ import type { AccountSnapshot } from "../snapshot/account-snapshot.ts";
 import { createAccountModel } from "../snapshot/create-account-model.ts";
 import { AccessEvaluator } from "./access-evaluator.ts";
 import { ActionIndex } from "./action-index.ts";
-import type { AccountAnalysis, PrincipalAccessSummary, PrincipalRow } from "./analysis-types.ts";
+import type {
+  AccountAnalysis,
+  GrantSource,
+  PrincipalAccessSummary,
+  PrincipalRow,
+} from "./analysis-types.ts";
 import { accessAt } from "./decision-at.ts";
 import { namedPrincipals } from "./external-principals.ts";
 import { GrantNames } from "./grant-sources.ts";
@@ -186,8 +191,13 @@ function* principalRows(
     if (!summary) continue;
     const principalType = r.kind === "user" ? "IAMUser" : "IAMRole";
     const own = memberSpecificGrants(summary, r);
-    const alike = names.namesAlike(summary.rep, r);
-    for (const g of own ? [...summary.grants.filter((x) => !x.window), ...own] : summary.grants) {
+    const grants = own ? [...summary.grants.filter((x) => !x.window), ...own] : summary.grants;
+    // Per policy set, named as the member names its policies (one array per naming);
+    // member-specific grants come from the member's own policies.
+    const named = own ? undefined : names.sourcesOfEach(summary.rep, r, summary.grants);
+    const alike = named !== undefined || names.namesAlike(summary.rep, r);
+    for (let j = 0; j < grants.length; j++) {
+      const g = grants[j] as CapabilityGrant;
       yield {
         principalArn: r.arn,
         principalName: r.name,
@@ -197,9 +207,9 @@ function* principalRows(
         resourceArn: g.resource,
         conditional: g.conditional,
         exceptResources: g.exceptResources,
-        // Per policy set, named per member; member-specific grants from its own policies.
-        grantedBy:
-          alike || (g.window && own)
+        grantedBy: named
+          ? (named[j] as readonly GrantSource[])
+          : alike || g.window
             ? names.convert(g.sources)
             : names.sourcesFor(summary.rep, r, g.sources, false),
       };

@@ -4,9 +4,20 @@ import type { Bits } from "./bits.ts";
 import type { TriSet } from "./tri-set.ts";
 
 export interface CapabilityLevel {
-  capability: Capability;
-  conditional: boolean;
+  readonly capability: Capability;
+  readonly conditional: boolean;
+  /** The capability's position in `CAPABILITIES`. */
+  readonly capabilityIndex: number;
 }
+
+/** The twelve levels, shared (frozen) by every result. */
+const LEVELS: readonly (readonly [CapabilityLevel, CapabilityLevel])[] = CAPABILITIES.map(
+  (capability, capabilityIndex) =>
+    [
+      Object.freeze({ capability, conditional: false, capabilityIndex }),
+      Object.freeze({ capability, conditional: true, capabilityIndex }),
+    ] as const,
+);
 
 function meets(
   bits: Bits,
@@ -41,12 +52,13 @@ export function capabilityLevels(
     !meets(set.maybe, offsetWord, index.fullWindow.ownMask, window.ownMask, window.firstWord)
   )
     return out;
-  for (const capability of CAPABILITIES) {
-    const cap = index.capabilityMask(capability);
-    if (meets(set.sure, offsetWord, cap, window.ownMask, window.firstWord))
-      out.push({ capability, conditional: false });
+  const caps = index.capabilityMaskList;
+  for (let k = 0; k < caps.length; k++) {
+    const cap = caps[k] as Uint32Array;
+    const levels = LEVELS[k] as readonly [CapabilityLevel, CapabilityLevel];
+    if (meets(set.sure, offsetWord, cap, window.ownMask, window.firstWord)) out.push(levels[0]);
     else if (meets(set.maybe, offsetWord, cap, window.ownMask, window.firstWord))
-      out.push({ capability, conditional: true });
+      out.push(levels[1]);
   }
   return out;
 }

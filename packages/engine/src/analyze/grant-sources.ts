@@ -357,6 +357,10 @@ export class GrantNames {
     { rep: PrincipalRecord; map: Map<Policy, Policy> }
   >();
   private readonly convertedFor = new WeakMap<GrantList, Map<number, readonly GrantSource[]>>();
+  private readonly eachFor = new WeakMap<
+    readonly { sources: GrantList }[],
+    Map<number, readonly (readonly GrantSource[])[]>
+  >();
   private readonly sources = new WeakMap<Policy, Map<string, GrantSource>>();
   private readonly allows = new WeakMap<Policy, AllowStatement[]>();
   private readonly windowed = new WeakMap<Policy, Map<PrefixWindow, AllowStatement[]>>();
@@ -524,6 +528,30 @@ export class GrantNames {
     if (list.policies.length === 0) return NONE;
     list.named ??= list.policies.map((g) => this.sourceOf(g.policy, g.statements));
     return list.named;
+  }
+
+  /**
+   * The sources of each of `grants` (`rep`'s) as `member` names them, in order: one array
+   * per naming of the members, kept per `grants` list, so each row reads its sources by index.
+   */
+  sourcesOfEach(
+    rep: PrincipalRecord,
+    member: PrincipalRecord,
+    grants: readonly { sources: GrantList }[],
+  ): readonly (readonly GrantSource[])[] {
+    let bySignature = this.eachFor.get(grants);
+    if (!bySignature) {
+      bySignature = new Map();
+      this.eachFor.set(grants, bySignature);
+    }
+    const signature = this.signatureOf(member);
+    let out = bySignature.get(signature);
+    if (!out) {
+      const alike = this.namesAlike(rep, member);
+      out = grants.map((g) => this.sourcesFor(rep, member, g.sources, alike));
+      bySignature.set(signature, out);
+    }
+    return out;
   }
 
   /** `rep`'s granting policies (and any resource policy) as `member`'s grant sources. */

@@ -10,7 +10,7 @@ import type { AccountModel, PrincipalRecord } from "../snapshot/account-model.ts
 import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { hasBit } from "./bits.ts";
-import { capabilityLevels, namesCapability } from "./capability-levels.ts";
+import { type CapabilityLevel, capabilityLevels, namesCapability } from "./capability-levels.ts";
 import {
   appliesTo,
   GrantCandidates,
@@ -37,8 +37,8 @@ export interface CapabilityGrant {
 export interface PolicySetSummary {
   rep: PrincipalRecord;
   grants: CapabilityGrant[];
-  /** Service-wide grants by `service|capability`. */
-  serviceWide: ReadonlyMap<string, CapabilityGrant>;
+  /** Service-wide grants by `wideKey(window, level)` (service and capability). */
+  serviceWide: ReadonlyMap<number, CapabilityGrant>;
   /** Resource-scoped literals governed by a resource-based policy: re-checked per principal when it names them. */
   governed: { literal: string; window: PrefixWindow; policy: Policy }[];
   iamAdmin: "yes" | "conditional" | "no";
@@ -64,13 +64,13 @@ export function summarizePolicySet(
   names = new GrantNames(evaluator.ids),
 ): PolicySetSummary {
   const sets = new Map<string, TriSet>();
-  const wide = new Map<string, CapabilityGrant>();
+  const wide = new Map<number, CapabilityGrant>();
   const resolve = principalResolver(model, rep, evaluator.context);
   const appliesOnStar = appliesTo(["*"], resolve, names.sharedApplicability(["*"]));
   const addWide = (set: TriSet, offsetWord: number, window: PrefixWindow) => {
     let candidates: GrantCandidates | undefined;
     for (const level of capabilityLevels(index, set, offsetWord, window)) {
-      const key = `${window.service}|${level.capability}`;
+      const key = wideKey(window, level);
       const existing = wide.get(key);
       if (!existing || (existing.conditional && !level.conditional)) {
         candidates ??= GrantCandidates.ofPolicies(
@@ -237,13 +237,13 @@ export function scopedGrants(
   set: TriSet,
   window: PrefixWindow,
   literal: string,
-  wide: ReadonlyMap<string, CapabilityGrant>,
+  wide: ReadonlyMap<number, CapabilityGrant>,
   /** What gives each capability (`sourceFinder`). */
   sourcesOf: (capability: Capability) => GrantList,
 ): CapabilityGrant[] {
   const out: CapabilityGrant[] = [];
   for (const level of capabilityLevels(index, set, window.firstWord, window)) {
-    const broad = wide.get(`${window.service}|${level.capability}`);
+    const broad = wide.get(wideKey(window, level));
     if (broad && (!broad.conditional || level.conditional)) continue;
     out.push({
       service: window.service,
@@ -255,6 +255,11 @@ export function scopedGrants(
     });
   }
   return out;
+}
+
+/** The key of a service-wide grant: its service and capability, as one number. */
+function wideKey(window: PrefixWindow, level: CapabilityLevel): number {
+  return window.serviceId * 8 + level.capabilityIndex;
 }
 
 /** Beyond this many services, one evaluation over the whole catalogue is cheaper. */
@@ -297,7 +302,7 @@ function addCarveOuts(
   model: AccountModel,
   index: ActionIndex,
   rep: PrincipalRecord,
-  wide: Map<string, CapabilityGrant>,
+  wide: Map<number, CapabilityGrant>,
 ): void {
   const account = model.accounts.get(rep.accountId);
   const policies: Policy[] = [

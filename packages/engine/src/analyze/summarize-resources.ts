@@ -96,6 +96,8 @@ export function* summarizeResources(
     }
     return c;
   };
+  /** Rows of one group, yielded here (one generator frame per row, not two). */
+  const rows: ResourceAccessSummary[] = [];
   const resolvers = new Map<PrincipalRecord, KeyResolver>();
   const resolverOf = (r: PrincipalRecord) => {
     let resolve = resolvers.get(r);
@@ -228,11 +230,13 @@ export function* summarizeResources(
               rep,
               byLevel: identityGrantsOf(rep, group.set, group.levels, true),
             };
-          yield* emitRows(row, members, group.levels, names, rep, {
+          addRows(rows, row, members, group.levels, names, rep, {
             set: group.set,
             fromResource,
             fromIdentity: group.identityGrants.byLevel,
           });
+          for (let i = 0; i < rows.length; i++) yield rows[i] as ResourceAccessSummary;
+          rows.length = 0;
         }
       }
       for (const groupKey of singledKeys) {
@@ -242,7 +246,8 @@ export function* summarizeResources(
         const set = actionSetOfLiterals(groups, index, sets);
         const levels = capabilityLevels(index, set, window.firstWord, window);
         if (levels.length === 0) continue;
-        yield* emitRows(
+        addRows(
+          rows,
           row,
           unnamedMembers(groups, groupKey, named),
           levels,
@@ -250,6 +255,8 @@ export function* summarizeResources(
           rep,
           grantsOf(rep, set, levels),
         );
+        for (let i = 0; i < rows.length; i++) yield rows[i] as ResourceAccessSummary;
+        rows.length = 0;
       }
     }
     for (const m of perPrincipal ? records : namedMembers(groups, named)) {
@@ -257,7 +264,9 @@ export function* summarizeResources(
       const set = actionSetOfLiterals(groups, index, sets);
       const levels = capabilityLevels(index, set, window.firstWord, window);
       if (levels.length === 0) continue;
-      yield* emitRows(row, [m], levels, names, m, grantsOf(m, set, levels));
+      addRows(rows, row, [m], levels, names, m, grantsOf(m, set, levels));
+      for (let i = 0; i < rows.length; i++) yield rows[i] as ResourceAccessSummary;
+      rows.length = 0;
     }
     const base = {
       resourceArn: resource.resourceArn,
@@ -376,14 +385,16 @@ function sharedLevels(
   return shared;
 }
 
-function* emitRows(
+/** Adds to `rows` the rows of `members` at `levels`, with what grants them. */
+function addRows(
+  rows: ResourceAccessSummary[],
   row: RowBase,
   members: readonly PrincipalRecord[],
   levels: readonly CapabilityLevel[],
   names: GrantNames,
   rep: PrincipalRecord,
   grants: LevelGrants,
-): Generator<ResourceAccessSummary> {
+): void {
   // Members named like `rep` share its rows' sources; the others, one list per class.
   const classes = names.nameClasses(rep, members);
   const perClass: (readonly GrantSource[])[] = [];
@@ -405,7 +416,7 @@ function* emitRows(
     }
     for (let i = 0; i < members.length; i++) {
       const m = members[i] as PrincipalRecord;
-      yield {
+      rows.push({
         resourceArn: row.resourceArn,
         resourceType: row.resourceType,
         service: row.window.service,
@@ -415,7 +426,7 @@ function* emitRows(
         inAccount: m.accountId === row.accountId,
         conditional: level.conditional,
         grantedBy: classes ? (perClass[classes.classOf[i] as number] as readonly GrantSource[]) : forRep,
-      };
+      });
     }
   }
 }
