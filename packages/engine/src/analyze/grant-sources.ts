@@ -126,9 +126,15 @@ export class GrantCandidates {
   granting(capability: Capability, names?: GrantNames): GrantList {
     const n = this.list.length;
     if (n === 0) return NO_GRANTS;
+    const k = CAPABILITIES.indexOf(capability);
+    if (n === 1 && names) {
+      // Most windows have one candidate: test it on this capability alone.
+      const sole = this.list[0] as Candidate;
+      return this.gives(sole, k) ? names.listOf(this.list, ALL_BITS, 1) : NO_GRANTS;
+    }
     this.capabilityBits ??= this.computeCapabilityBits();
     const bits = this.capabilityBits;
-    const bit = 1 << CAPABILITIES.indexOf(capability);
+    const bit = 1 << k;
     if (names) return names.listOf(this.list, bits, bit);
     // Which candidates give it, as a key: lists are shared by the capabilities they serve.
     let key: number | string = n <= 30 ? 0 : "";
@@ -144,6 +150,19 @@ export class GrantCandidates {
       this.lists.set(key, found);
     }
     return found;
+  }
+
+  /** Whether candidate `c` gives an allowed action of capability `k` (`CAPABILITIES` order). */
+  private gives(c: Candidate, k: number): boolean {
+    const cap = this.index.capabilityMaskList[k] as Uint32Array;
+    const { maybe } = this.set;
+    const { firstWord, lastWord, ownMask } = this.window;
+    for (let g = firstWord; g < lastWord; g++) {
+      let bits = (c.actions[g] as number) & (ownMask[g - firstWord] as number) & (cap[g] as number);
+      if (bits !== 0 && maybe !== 1 && maybe !== 0) bits &= maybe[g - this.offsetWord] as number;
+      if (bits !== 0) return true;
+    }
+    return false;
   }
 
   private computeCapabilityBits(): number[] {
@@ -169,6 +188,8 @@ export class GrantCandidates {
 }
 
 const NO_CANDIDATES: readonly Candidate[] = Object.freeze([]);
+/** Capability bits of one candidate that gives (bit 1): for `listOf` on a sole candidate. */
+const ALL_BITS: readonly number[] = Object.freeze([1]);
 
 /** Whether an action set names an action of the window that `set` allows (maybe). */
 function givesIn(

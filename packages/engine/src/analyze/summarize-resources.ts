@@ -397,7 +397,7 @@ function addRows(
 ): void {
   // Members named like `rep` share its rows' sources; the others, one list per class.
   const classes = names.nameClasses(rep, members);
-  const perClass: (readonly GrantSource[])[] = [];
+  const perClass: (readonly GrantSource[])[] = classes ? [] : NO_CLASSES;
   for (let k = 0; k < levels.length; k++) {
     const level = levels[k] as CapabilityLevel;
     // The resource policy's statements, then the identity policies' (named per member).
@@ -430,6 +430,8 @@ function addRows(
     }
   }
 }
+
+const NO_CLASSES: (readonly GrantSource[])[] = [];
 
 /** The resource a row is about. */
 interface RowBase {
