@@ -51,6 +51,14 @@ export class ActionIndex {
     this.words = Math.ceil(this.actions.length / 32) || 1;
     const windows = new Map<string, PrefixWindow>();
     const serviceIds = new Map<string, number>();
+    const serviceIdOf = (service: string) => {
+      let id = serviceIds.get(service);
+      if (id === undefined) {
+        id = serviceIds.size;
+        serviceIds.set(service, id);
+      }
+      return id;
+    };
     this.actions.forEach((info, i) => {
       this.byName.set(info.action.toLowerCase(), i);
       const w = windows.get(info.prefix);
@@ -59,9 +67,7 @@ export class ActionIndex {
         windows.set(info.prefix, {
           prefix: info.prefix,
           service: info.service,
-          serviceId:
-            serviceIds.get(info.service) ??
-            serviceIds.set(info.service, serviceIds.size).size - 1,
+          serviceId: serviceIdOf(info.service),
           start: i,
           end: i + 1,
           firstWord: 0,

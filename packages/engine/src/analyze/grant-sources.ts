@@ -86,11 +86,8 @@ export class GrantCandidates {
     window: PrefixWindow,
     applies: (policy: Policy, statement: Statement) => boolean,
   ): GrantCandidates {
-    let out: Candidate[] | undefined;
-    if (set.maybe !== 0)
-      for (const c of isAllowList(policies) ? policies : allowStatements(index, policies))
-        if (givesIn(c.actions, set, offsetWord, window) && applies(c.policy, c.statement))
-          (out ??= []).push(c);
+    const allows = isAllowList(policies) ? policies : allowStatements(index, policies);
+    const out = gather(undefined, allows, { set, offsetWord, window, applies });
     return new GrantCandidates(index, out ?? NO_CANDIDATES, set, offsetWord, window);
   }
 
@@ -108,14 +105,11 @@ export class GrantCandidates {
     applies: (policy: Policy, statement: Statement) => boolean,
   ): GrantCandidates {
     let out: Candidate[] | undefined;
-    if (set.maybe !== 0)
-      for (const policy of policies) {
-        const allows = names.allowsIn(index, policy, window);
-        if (!allows) continue;
-        for (const c of allows)
-          if (givesIn(c.actions, set, offsetWord, window) && applies(c.policy, c.statement))
-            (out ??= []).push(c);
-      }
+    const query = { set, offsetWord, window, applies };
+    for (const policy of policies) {
+      const allows = names.allowsIn(index, policy, window);
+      if (allows) out = gather(out, allows, query);
+    }
     return new GrantCandidates(index, out ?? NO_CANDIDATES, set, offsetWord, window);
   }
 
@@ -190,6 +184,30 @@ export class GrantCandidates {
 const NO_CANDIDATES: readonly Candidate[] = Object.freeze([]);
 /** Capability bits of one candidate that gives (bit 1): for `listOf` on a sole candidate. */
 const ALL_BITS: readonly number[] = Object.freeze([1]);
+
+/** What candidates are gathered for: a decision set within a window, and the statements that apply. */
+interface CandidateQuery {
+  set: TriSet;
+  offsetWord: number;
+  window: PrefixWindow;
+  applies: (policy: Policy, statement: Statement) => boolean;
+}
+
+/** Adds to `out` (made when needed) the statements of `allows` that give an allowed action and apply. */
+function gather(
+  out: Candidate[] | undefined,
+  allows: readonly AllowStatement[],
+  { set, offsetWord, window, applies }: CandidateQuery,
+): Candidate[] | undefined {
+  if (set.maybe === 0) return out;
+  let found = out;
+  for (const c of allows) {
+    if (!givesIn(c.actions, set, offsetWord, window) || !applies(c.policy, c.statement)) continue;
+    found ??= [];
+    found.push(c);
+  }
+  return found;
+}
 
 /** Whether an action set names an action of the window that `set` allows (maybe). */
 function givesIn(
@@ -560,16 +578,28 @@ export class GrantNames {
     member: PrincipalRecord,
     grants: readonly { sources: GrantList }[],
   ): readonly (readonly GrantSource[])[] {
-    let bySignature = this.eachFor.get(grants);
+    return this.perNaming(this.eachFor, grants, member, () => {
+      const alike = this.namesAlike(rep, member);
+      return grants.map((g) => this.sourcesFor(rep, member, g.sources, alike));
+    });
+  }
+
+  /** `make()` for `key` and the way `member` names its policies, kept in `cache`. */
+  private perNaming<K extends object, V>(
+    cache: WeakMap<K, Map<number, V>>,
+    key: K,
+    member: PrincipalRecord,
+    make: () => V,
+  ): V {
+    let bySignature = cache.get(key);
     if (!bySignature) {
       bySignature = new Map();
-      this.eachFor.set(grants, bySignature);
+      cache.set(key, bySignature);
     }
     const signature = this.signatureOf(member);
     let out = bySignature.get(signature);
-    if (!out) {
-      const alike = this.namesAlike(rep, member);
-      out = grants.map((g) => this.sourcesFor(rep, member, g.sources, alike));
+    if (out === undefined) {
+      out = make();
       bySignature.set(signature, out);
     }
     return out;
@@ -584,19 +614,10 @@ export class GrantNames {
   ): readonly GrantSource[] {
     if (list.policies.length === 0) return NONE;
     if (alike) return this.convert(list);
-    let bySignature = this.convertedFor.get(list);
-    if (!bySignature) {
-      bySignature = new Map();
-      this.convertedFor.set(list, bySignature);
-    }
-    const sig = this.signatureOf(member);
-    let out = bySignature.get(sig);
-    if (!out) {
+    return this.perNaming(this.convertedFor, list, member, () => {
       const map = this.align(rep, member);
-      out = list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
-      bySignature.set(sig, out);
-    }
-    return out;
+      return list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
+    });
   }
 
   /**

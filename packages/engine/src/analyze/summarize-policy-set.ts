@@ -181,7 +181,14 @@ export function sourceFinder(
           window,
           applies,
         )
-      : GrantCandidates.find(index, record.identityPolicies, set, window.firstWord, window, applies);
+      : GrantCandidates.find(
+          index,
+          record.identityPolicies,
+          set,
+          window.firstWord,
+          window,
+          applies,
+        );
     return candidates.granting(capability, names);
   };
 }

@@ -425,7 +425,9 @@ function addRows(
         principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
         inAccount: m.accountId === row.accountId,
         conditional: level.conditional,
-        grantedBy: classes ? (perClass[classes.classOf[i] as number] as readonly GrantSource[]) : forRep,
+        grantedBy: classes
+          ? (perClass[classes.classOf[i] as number] as readonly GrantSource[])
+          : forRep,
       });
     }
   }
@@ -450,4 +452,3 @@ interface LevelGrants {
   fromResource: StatementGrants;
   fromIdentity: readonly GrantList[];
 }
-
