@@ -1,5 +1,5 @@
 import type { Statement } from "../policy/policy-types.ts";
-import { matchesWildcard } from "../policy/wildcard.ts";
+import { matchesPatternAt } from "../policy/wildcard.ts";
 import type { PrefixWindow } from "./action-index.ts";
 import type { Bits } from "./bits.ts";
 import type { TriSet } from "./tri-set.ts";
@@ -21,9 +21,9 @@ export function standInResource(resource: string): string {
 export function matchesDiffer(statement: Statement, a: string, b: string): boolean {
   const patterns = statement.resource ?? statement.notResource;
   if (!patterns) return false;
-  for (const p of patterns) {
-    if (p.includes("${")) return true;
-    if (matchesWildcard(p, a, false) !== matchesWildcard(p, b, false)) return true;
+  for (let i = 0; i < patterns.length; i++) {
+    if ((patterns[i] as string).includes("${")) return true;
+    if (matchesPatternAt(patterns, i, a) !== matchesPatternAt(patterns, i, b)) return true;
   }
   return false;
 }

@@ -170,25 +170,27 @@ export function sourceFinder(
 ): (capability: Capability) => GrantList {
   let candidates: GrantCandidates | undefined;
   return (capability) => {
-    const applies = appliesTo([literal], resolve);
-    candidates ??= names
-      ? GrantCandidates.ofPolicies(
-          names,
-          index,
-          record.identityPolicies,
-          set,
-          window.firstWord,
-          window,
-          applies,
-        )
-      : GrantCandidates.find(
-          index,
-          record.identityPolicies,
-          set,
-          window.firstWord,
-          window,
-          applies,
-        );
+    if (!candidates) {
+      const applies = appliesTo([literal], resolve);
+      candidates = names
+        ? GrantCandidates.ofPolicies(
+            names,
+            index,
+            record.identityPolicies,
+            set,
+            window.firstWord,
+            window,
+            applies,
+          )
+        : GrantCandidates.find(
+            index,
+            record.identityPolicies,
+            set,
+            window.firstWord,
+            window,
+            applies,
+          );
+    }
     return candidates.granting(capability, names);
   };
 }

@@ -96,7 +96,7 @@ export function* summarizeResources(
     }
     return c;
   };
-  /** Rows of one group, yielded here (one generator frame per row, not two). */
+  /** Rows of one group, written by `addRows` and yielded here (one generator frame per row, not two). */
   const rows: ResourceAccessSummary[] = [];
   const resolvers = new Map<PrincipalRecord, KeyResolver>();
   const resolverOf = (r: PrincipalRecord) => {
@@ -230,13 +230,12 @@ export function* summarizeResources(
               rep,
               byLevel: identityGrantsOf(rep, group.set, group.levels, true),
             };
-          addRows(rows, row, members, group.levels, names, rep, {
+          const count = addRows(rows, row, members, group.levels, names, rep, {
             set: group.set,
             fromResource,
             fromIdentity: group.identityGrants.byLevel,
           });
-          for (let i = 0; i < rows.length; i++) yield rows[i] as ResourceAccessSummary;
-          rows.length = 0;
+          for (let i = 0; i < count; i++) yield rows[i] as ResourceAccessSummary;
         }
       }
       for (const groupKey of singledKeys) {
@@ -246,7 +245,7 @@ export function* summarizeResources(
         const set = actionSetOfLiterals(groups, index, sets);
         const levels = capabilityLevels(index, set, window.firstWord, window);
         if (levels.length === 0) continue;
-        addRows(
+        const count = addRows(
           rows,
           row,
           unnamedMembers(groups, groupKey, named),
@@ -255,8 +254,7 @@ export function* summarizeResources(
           rep,
           grantsOf(rep, set, levels),
         );
-        for (let i = 0; i < rows.length; i++) yield rows[i] as ResourceAccessSummary;
-        rows.length = 0;
+        for (let i = 0; i < count; i++) yield rows[i] as ResourceAccessSummary;
       }
     }
     for (const m of perPrincipal ? records : namedMembers(groups, named)) {
@@ -264,9 +262,8 @@ export function* summarizeResources(
       const set = actionSetOfLiterals(groups, index, sets);
       const levels = capabilityLevels(index, set, window.firstWord, window);
       if (levels.length === 0) continue;
-      addRows(rows, row, [m], levels, names, m, grantsOf(m, set, levels));
-      for (let i = 0; i < rows.length; i++) yield rows[i] as ResourceAccessSummary;
-      rows.length = 0;
+      const count = addRows(rows, row, [m], levels, names, m, grantsOf(m, set, levels));
+      for (let i = 0; i < count; i++) yield rows[i] as ResourceAccessSummary;
     }
     const base = {
       resourceArn: resource.resourceArn,
@@ -385,7 +382,10 @@ function sharedLevels(
   return shared;
 }
 
-/** Adds to `rows` the rows of `members` at `levels`, with what grants them. */
+/**
+ * Writes the rows of `members` at `levels`, with what grants them, to the start of `rows`
+ * (a buffer reused for every group) and returns how many it wrote.
+ */
 function addRows(
   rows: ResourceAccessSummary[],
   row: RowBase,
@@ -394,7 +394,8 @@ function addRows(
   names: GrantNames,
   rep: PrincipalRecord,
   grants: LevelGrants,
-): void {
+): number {
+  let count = 0;
   // Members named like `rep` share its rows' sources; the others, one list per class.
   const classes = names.nameClasses(rep, members);
   const perClass: (readonly GrantSource[])[] = classes ? [] : NO_CLASSES;
@@ -416,7 +417,7 @@ function addRows(
     }
     for (let i = 0; i < members.length; i++) {
       const m = members[i] as PrincipalRecord;
-      rows.push({
+      rows[count++] = {
         resourceArn: row.resourceArn,
         resourceType: row.resourceType,
         service: row.window.service,
@@ -428,9 +429,10 @@ function addRows(
         grantedBy: classes
           ? (perClass[classes.classOf[i] as number] as readonly GrantSource[])
           : forRep,
-      });
+      };
     }
   }
+  return count;
 }
 
 const NO_CLASSES: (readonly GrantSource[])[] = [];

@@ -13,7 +13,7 @@ import {
   substituteVariables,
   variablesState,
 } from "../policy/policy-variables.ts";
-import { matchesWildcard } from "../policy/wildcard.ts";
+import { matchesPatternAt, matchesWildcard } from "../policy/wildcard.ts";
 
 export function statementMatchesAction(statement: Statement, action: string): boolean {
   if (statement.action)
@@ -89,9 +89,10 @@ function matchResourceList(
   where: { policyId: string; policyType: Policy["type"]; statement: string },
 ): Formula {
   const outcomes: Formula[] = [];
-  for (const pattern of patterns) {
+  for (let i = 0; i < patterns.length; i++) {
+    const pattern = patterns[i] as string;
     if (!hasPolicyVariable(pattern)) {
-      if (matchesWildcard(pattern, resource, false)) return TRUE;
+      if (matchesPatternAt(patterns, i, resource)) return TRUE;
       continue;
     }
     const sub = substituteVariables(pattern, resolve, true);

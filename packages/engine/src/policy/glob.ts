@@ -32,27 +32,31 @@ export function compileGlobParts(parts: readonly GlobPart[], ignoreCase = false)
   let text = "";
   let wild: boolean[] = [];
   let anyWild = false;
-  const close = () => {
-    pieces.push(anyWild ? { text, wild } : { text });
-    text = "";
-    wild = [];
-    anyWild = false;
-  };
   for (const part of parts) {
-    for (const ch of part.text) {
+    const source = part.text;
+    for (let i = 0; i < source.length; i++) {
+      // Whole code points: lowercasing may lengthen a character (İ).
+      let ch = source[i] as string;
+      if ((source.codePointAt(i) as number) > 0xffff) {
+        ch = source.slice(i, i + 2);
+        i++;
+      }
       if (!part.literal && ch === "*") {
-        close();
+        pieces.push(anyWild ? { text, wild } : { text });
+        text = "";
+        wild = [];
+        anyWild = false;
         continue;
       }
       const isWild = !part.literal && ch === "?";
-      // Lowercasing may lengthen a character (İ): mark each unit it becomes.
+      // Mark each unit the character becomes.
       const units = ignoreCase ? ch.toLowerCase() : ch;
       text += units;
-      for (let i = 0; i < units.length; i++) wild.push(isWild);
+      for (let u = 0; u < units.length; u++) wild.push(isWild);
       anyWild ||= isWild;
     }
   }
-  close();
+  pieces.push(anyWild ? { text, wild } : { text });
   return { pieces, ignoreCase };
 }
 
