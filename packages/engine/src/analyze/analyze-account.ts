@@ -192,10 +192,12 @@ function* principalRows(
     const principalType = r.kind === "user" ? "IAMUser" : "IAMRole";
     const own = memberSpecificGrants(summary, r);
     const grants = own ? [...summary.grants.filter((x) => !x.window), ...own] : summary.grants;
-    // Per policy set, named as the member names its policies (one array per naming);
-    // member-specific grants come from the member's own policies.
-    const named = own ? undefined : names.sourcesOfEach(summary.rep, r, summary.grants);
-    const alike = named !== undefined || names.namesAlike(summary.rep, r);
+    // Per policy set: a member that names its policies as the representative does reads
+    // the lists' own names; another reads one array per naming; member-specific grants
+    // come from the member's own policies.
+    const alike = names.namesAlike(summary.rep, r);
+    const named =
+      own || alike ? undefined : names.sourcesOfEach(summary.rep, r, summary.grants);
     for (let j = 0; j < grants.length; j++) {
       const g = grants[j] as CapabilityGrant;
       yield {
