@@ -196,8 +196,7 @@ function* principalRows(
     // the lists' own names; another reads one array per naming; member-specific grants
     // come from the member's own policies.
     const alike = names.namesAlike(summary.rep, r);
-    const named =
-      own || alike ? undefined : names.sourcesOfEach(summary.rep, r, summary.grants);
+    const named = own || alike ? undefined : names.sourcesOfEach(summary.rep, r, summary.grants);
     for (let j = 0; j < grants.length; j++) {
       const g = grants[j] as CapabilityGrant;
       yield {
