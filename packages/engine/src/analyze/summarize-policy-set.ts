@@ -166,31 +166,19 @@ export function sourceFinder(
   window: PrefixWindow,
   literal: string,
   resolve: ReturnType<typeof principalResolver>,
-  names?: GrantNames,
+  names: GrantNames,
 ): (capability: Capability) => GrantList {
   let candidates: GrantCandidates | undefined;
   return (capability) => {
-    if (!candidates) {
-      const applies = appliesTo([literal], resolve);
-      candidates = names
-        ? GrantCandidates.ofPolicies(
-            names,
-            index,
-            record.identityPolicies,
-            set,
-            window.firstWord,
-            window,
-            applies,
-          )
-        : GrantCandidates.find(
-            index,
-            record.identityPolicies,
-            set,
-            window.firstWord,
-            window,
-            applies,
-          );
-    }
+    candidates ??= GrantCandidates.ofPolicies(
+      names,
+      index,
+      record.identityPolicies,
+      set,
+      window.firstWord,
+      window,
+      appliesTo([literal], resolve),
+    );
     return candidates.granting(capability, names);
   };
 }
