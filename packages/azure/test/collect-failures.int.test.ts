@@ -207,6 +207,16 @@ describe("Sightline's application signing in", () => {
   });
 });
 
+/** What Sightline sends the vending service for this subscription. */
+const VENDING_REQUEST = {
+  partnerId: "P123456",
+  partnerCustomerId: "acme-prod-01",
+  customerId: "P123456-000000000001",
+  accountId: SUBSCRIPTION_ID,
+  provider: "azure",
+  executionId: "x",
+};
+
 describe("cvs: tokens from the credential vending service", () => {
   it("asks the vending service for one token per scope and collects with them", async () => {
     const f = await start();
@@ -235,14 +245,7 @@ describe("cvs: tokens from the credential vending service", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise((resolve) => server.close(() => resolve())));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tokens`;
-    const request = {
-      partnerId: "P123456",
-      partnerCustomerId: "acme-prod-01",
-      customerId: "P123456-000000000001",
-      accountId: SUBSCRIPTION_ID,
-      provider: "azure",
-      executionId: "ondemand-x",
-    };
+    const request = { ...VENDING_REQUEST, executionId: "ondemand-x" };
     const credential = createVendedTokenCredential({ url, token: "vending-token-123", request });
     const { snapshot } = await collectSubscription({
       subscriptionId: SUBSCRIPTION_ID,
@@ -271,14 +274,7 @@ describe("cvs: tokens from the credential vending service", () => {
     const credential = createVendedTokenCredential({
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tokens`,
       token: "t",
-      request: {
-        partnerId: "P123456",
-        partnerCustomerId: "acme-prod-01",
-        customerId: "P123456-000000000001",
-        accountId: SUBSCRIPTION_ID,
-        provider: "azure",
-        executionId: "x",
-      },
+      request: VENDING_REQUEST,
     });
     const error = await failure(
       collectSubscription({
@@ -298,14 +294,7 @@ describe("cvs: tokens from the credential vending service", () => {
       createVendedTokenCredential({
         url: "http://vending.example/tokens",
         token: "t",
-        request: {
-          partnerId: "P123456",
-          partnerCustomerId: "acme-prod-01",
-          customerId: "P123456-000000000001",
-          accountId: SUBSCRIPTION_ID,
-          provider: "azure",
-          executionId: "x",
-        },
+        request: VENDING_REQUEST,
       }),
     ).toThrow(/https/);
   });

@@ -5,7 +5,7 @@ import {
   authorize,
   createAccountModel,
 } from "../src/index.ts";
-import { readFixtures } from "./support/fixture-files.ts";
+import { expectIssuesMention, readFixtures } from "./support/fixture-files.ts";
 
 interface FixtureCase {
   name?: string;
@@ -49,12 +49,7 @@ describe("authorize fixtures", () => {
       });
       if (fixture.issues)
         it("reports the expected issues", () => {
-          const messages = model.issues.map((i) => `${i.path}: ${i.message}`);
-          for (const text of fixture.issues ?? [])
-            expect(
-              messages.some((m) => m.includes(text)),
-              `${text} in ${messages}`,
-            ).toBe(true);
+          expectIssuesMention(model.issues, fixture.issues ?? []);
         });
       fixture.cases.forEach((c, i) => {
         it(

@@ -1,6 +1,6 @@
 import { GetPolicyCommand, GetPolicyVersionCommand } from "@aws-sdk/client-iam";
+import { mapConcurrent } from "@sightline/domain";
 import { type CollectContext, readOrWarn } from "./collect-context.ts";
-import { mapConcurrent } from "./map-concurrent.ts";
 import { toPlainJson } from "./plain-json.ts";
 import type { AuthorizationDetailsJson } from "./read-authorization-details.ts";
 

@@ -4,9 +4,9 @@ import {
   GetBucketTaggingCommand,
   paginateListBuckets,
 } from "@aws-sdk/client-s3";
+import { mapConcurrent } from "@sightline/domain";
 import { type CollectContext, readOrWarn } from "./collect-context.ts";
 import type { BucketMetadata } from "./collection-types.ts";
-import { mapConcurrent } from "./map-concurrent.ts";
 import { parseJsonDocument } from "./plain-json.ts";
 
 export interface CollectedBuckets {

@@ -6,9 +6,9 @@ import {
   paginateListKeys,
   paginateListResourceTags,
 } from "@aws-sdk/client-kms";
+import { mapConcurrent } from "@sightline/domain";
 import { type CollectContext, readOrWarn } from "./collect-context.ts";
 import type { KeyMetadata } from "./collection-types.ts";
-import { mapConcurrent } from "./map-concurrent.ts";
 import { parseJsonDocument } from "./plain-json.ts";
 
 export interface CollectedKeys {

@@ -1,5 +1,5 @@
 import type { TokenCredential } from "@azure/core-auth";
-import { AppError } from "@sightline/domain";
+import { AppError, mapConcurrent } from "@sightline/domain";
 import type {
   AzureDirectoryObjectInput,
   AzureGroupInput,
@@ -9,7 +9,6 @@ import type {
 import type { AzureCloudName, AzureEndpoints } from "../azure-clouds.ts";
 import { type AzureHttpOptions, createAzureRestClient } from "../rest/azure-rest-client.ts";
 import type { AzureCollectionWarning, CollectedSubscription } from "./collection-types.ts";
-import { mapConcurrent } from "./map-concurrent.ts";
 import { armReader } from "./read-arm.ts";
 import { type GraphPrincipalKind, graphKindOf, graphReader, toGroup } from "./read-graph.ts";
 

@@ -1,8 +1,7 @@
-import { AppError } from "@sightline/domain";
+import { AppError, mapConcurrent } from "@sightline/domain";
 import type { AzureDirectoryObjectInput, AzureGroupInput } from "@sightline/engine";
 import type { AzureRestClient } from "../rest/azure-rest-client.ts";
 import type { AzureCollectionWarning } from "./collection-types.ts";
-import { mapConcurrent } from "./map-concurrent.ts";
 
 /** Graph's `$filter=id in (…)` takes at most 15 values. */
 export const GRAPH_ID_FILTER_SIZE = 15;
