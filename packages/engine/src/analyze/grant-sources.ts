@@ -28,8 +28,6 @@ export interface GrantingPolicy {
 export interface GrantList {
   readonly policies: readonly GrantingPolicy[];
   named?: readonly GrantSource[];
-  /** Once joined (`GrantNames.join`), its sources followed by other sources. */
-  joined?: Map<readonly GrantSource[], readonly GrantSource[]>;
 }
 
 /** An Allow statement of a policy, with its action set. */
@@ -259,7 +257,7 @@ export class StatementGrants {
   constructor(
     index: ActionIndex,
     private readonly statements: readonly AllowStatement[],
-    private readonly window: PrefixWindow,
+    window: PrefixWindow,
   ) {
     const { firstWord, lastWord, ownMask } = window;
     this.masks = statements.map((c) =>
@@ -277,15 +275,17 @@ export class StatementGrants {
     );
   }
 
-  /** The statements that give an action of `capability` that `set` allows (maybe); `offsetWord` as in `find`. */
-  granting(capability: Capability, set: TriSet, offsetWord: number): GrantList {
+  /**
+   * The statements that give an action of capability `k` (`CAPABILITIES` order) that `set`
+   * (over the window's words) allows, maybe.
+   */
+  granting(k: number, set: TriSet): GrantList {
     const n = this.statements.length;
     if (set.maybe === 0 || n === 0) return NO_GRANTS;
-    const k = CAPABILITIES.indexOf(capability);
     // Which statements give it, as a key: lists are shared by the groups and capabilities they serve.
     let key: number | string = n <= 30 ? 0 : "";
     for (let i = 0; i < n; i++) {
-      if (!this.gives(i, k, set.maybe, offsetWord)) continue;
+      if (!this.gives(i, k, set.maybe)) continue;
       if (typeof key === "number") key |= 1 << i;
       else key += `${i},`;
     }
@@ -294,7 +294,7 @@ export class StatementGrants {
     if (!list) {
       const out: GrantingPolicy[] = [];
       for (let i = 0; i < n; i++) {
-        if (!this.gives(i, k, set.maybe, offsetWord)) continue;
+        if (!this.gives(i, k, set.maybe)) continue;
         const c = this.statements[i] as AllowStatement;
         const last = out[out.length - 1];
         if (last && last.policy === c.policy) last.statements.push(c.statement);
@@ -306,14 +306,13 @@ export class StatementGrants {
     return list;
   }
 
-  /** Whether statement `i` gives an action of capability `k` in `maybe`. */
-  private gives(i: number, k: number, maybe: Bits, offsetWord: number): boolean {
+  /** Whether statement `i` gives an action of capability `k` in `maybe` (over the window's words). */
+  private gives(i: number, k: number, maybe: Bits): boolean {
     const mask = this.masks[i]?.[k];
     if (!mask || maybe === 0) return false;
     if (maybe === 1) return true;
-    const shift = this.window.firstWord - offsetWord;
     for (let w = 0; w < mask.length; w++)
-      if (((mask[w] as number) & (maybe[w + shift] as number)) !== 0) return true;
+      if (((mask[w] as number) & (maybe[w] as number)) !== 0) return true;
     return false;
   }
 }
@@ -620,23 +619,6 @@ export class GrantNames {
     });
   }
 
-  /**
-   * `first`'s sources (a resource policy's), then `second` (the caller's identity policies',
-   * already named): one array per pair, kept on `first`, shared by every row they grant.
-   */
-  join(first: GrantList, second: readonly GrantSource[]): readonly GrantSource[] {
-    const head = this.convert(first);
-    if (head.length === 0) return second;
-    if (second.length === 0) return head;
-    first.joined ??= new Map();
-    let out = first.joined.get(second);
-    if (!out) {
-      out = [...head, ...second];
-      first.joined.set(second, out);
-    }
-    return out;
-  }
-
   /** One object per policy and statements, shared by every row it grants. */
   private sourceOf(policy: Policy, statements: readonly Statement[]): GrantSource {
     let byStatements = this.sources.get(policy);
@@ -678,6 +660,32 @@ export class GrantNames {
     this.aligned.set(member, { rep, map });
     return map;
   }
+}
+
+/** `head`'s sources (a resource policy's), then `tail`'s (the caller's identity policies'). */
+export function joinSources(
+  head: readonly GrantSource[],
+  tail: readonly GrantSource[],
+): readonly GrantSource[] {
+  if (head.length === 0) return tail;
+  if (tail.length === 0) return head;
+  if (head.length === 1 && tail.length === 1)
+    return [head[0] as GrantSource, tail[0] as GrantSource];
+  return head.concat(tail);
+}
+
+/**
+ * How a group's members name what grants them through their identity policies, per level
+ * (kept with the group's levels in resource summaries).
+ */
+export interface GroupNaming {
+  readonly members: readonly PrincipalRecord[];
+  /** How many ways the members name their policies (class 0: as the representative). */
+  readonly classes: number;
+  /** Per member (by position), its class; undefined when all name as the representative. */
+  readonly classOf: Uint32Array | undefined;
+  /** Per level and class (`level * classes + class`), the identity policies' sources. */
+  readonly identity: readonly (readonly GrantSource[])[];
 }
 
 interface ListNode {

@@ -4,7 +4,7 @@ import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { type Bits, complementBits, intersectBits, unionBits } from "./bits.ts";
 import type { CapabilityLevel } from "./capability-levels.ts";
-import type { GrantList } from "./grant-sources.ts";
+import type { GrantList, GroupNaming } from "./grant-sources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import { matchesDiffer } from "./resource-literals.ts";
 import type { TriSet } from "./tri-set.ts";
@@ -21,7 +21,7 @@ export interface GroupLevels {
    * for) that grant it on the stand-in resources: filled by `summarizeResources`, shared by
    * every resource whose policy gives the group this outcome.
    */
-  identityGrants?: { rep: PrincipalRecord; byLevel: readonly GrantList[] };
+  identityGrants?: { rep: PrincipalRecord; byLevel: readonly GrantList[]; naming?: GroupNaming };
 }
 
 /**

@@ -19,6 +19,8 @@ import {
   GrantCandidates,
   type GrantList,
   GrantNames,
+  type GroupNaming,
+  joinSources,
   StatementGrants,
 } from "./grant-sources.ts";
 import type { PolicyIds } from "./policy-traits.ts";
@@ -83,6 +85,45 @@ export function* summarizeResources(
   evaluator: AccessEvaluator,
   input: ResourceSummaryInput,
 ): Generator<ResourceAccessSummary> {
+  // The rows are made here, one generator frame per row; `rowBatches` yields once per group.
+  for (const batch of rowBatches(evaluator, input)) {
+    if (!("levels" in batch)) {
+      yield batch;
+      continue;
+    }
+    const { row, levels, naming, sources } = batch;
+    const { members, classes, classOf } = naming;
+    for (let k = 0; k < levels.length; k++) {
+      const level = levels[k] as CapabilityLevel;
+      const first = k * classes;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i] as PrincipalRecord;
+        yield {
+          resourceArn: row.resourceArn,
+          resourceType: row.resourceType,
+          service: row.window.service,
+          capability: level.capability,
+          principal: m.arn,
+          principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
+          inAccount: m.accountId === row.accountId,
+          conditional: level.conditional,
+          grantedBy: sources[
+            classOf ? first + (classOf[i] as number) : first
+          ] as readonly GrantSource[],
+        };
+      }
+    }
+  }
+}
+
+/**
+ * The rows of `summarizeResources`: a batch per group of members on a resource, and for
+ * principals of other accounts that the policy names, a row each.
+ */
+function* rowBatches(
+  evaluator: AccessEvaluator,
+  input: ResourceSummaryInput,
+): Generator<RowBatch | ResourceAccessSummary> {
   const { model, index } = evaluator;
   const { principals: records, resources } = input;
   const groupsByService = input.groupsByService ?? new Map<string, ServiceGroups>();
@@ -96,8 +137,6 @@ export function* summarizeResources(
     }
     return c;
   };
-  /** Rows of one group, written by `addRows` and yielded here (one generator frame per row, not two). */
-  const rows: ResourceAccessSummary[] = [];
   const resolvers = new Map<PrincipalRecord, KeyResolver>();
   const resolverOf = (r: PrincipalRecord) => {
     let resolve = resolvers.get(r);
@@ -196,20 +235,21 @@ export function* summarizeResources(
       return levels.map((level) => candidates.granting(level.capability, names));
     };
     /**
-     * What grants each level to the members of a group (represented by `rep`): the
-     * resource policy's Allow statements that match the caller, and the caller's identity
-     * policies' Allow statements that apply to the resource (same account: either grants;
-     * across accounts both are needed, so both are listed).
+     * The batch of `members` (represented by `rep`, evaluated on the resource itself): what
+     * grants each level is the resource policy's Allow statements that match the caller,
+     * and the caller's identity policies' Allow statements that apply to the resource
+     * (same account: either grants; across accounts both are needed, so both are listed).
      */
-    const grantsOf = (
+    const batchOf = (
       rep: PrincipalRecord,
+      members: readonly PrincipalRecord[],
       set: TriSet,
       levels: readonly CapabilityLevel[],
-    ): LevelGrants => ({
-      set,
-      fromResource: resourceGrantsOf(rep, false),
-      fromIdentity: identityGrantsOf(rep, set, levels, false),
-    });
+    ): RowBatch => {
+      const naming = nameGroup(names, rep, members, identityGrantsOf(rep, set, levels, false));
+      const sources = withResourceGrants(names, resourceGrantsOf(rep, false), set, levels, naming);
+      return { row, levels, naming, sources };
+    };
     if (!perPrincipal) {
       // Groups none of whose members the policy names keep all their members.
       const naming = groupsNaming(groups, named);
@@ -223,19 +263,22 @@ export function* summarizeResources(
           const rep = members[0];
           if (!rep) continue;
           fromResource ??= resourceGrantsOf(rep, true);
-          // The identity part on the stand-ins is kept with the group's levels: shared by
-          // every resource whose policy gives the group this outcome.
-          if (group.identityGrants?.rep !== rep)
-            group.identityGrants = {
-              rep,
-              byLevel: identityGrantsOf(rep, group.set, group.levels, true),
-            };
-          const count = addRows(rows, row, members, group.levels, names, rep, {
-            set: group.set,
-            fromResource,
-            fromIdentity: group.identityGrants.byLevel,
-          });
-          for (let i = 0; i < count; i++) yield rows[i] as ResourceAccessSummary;
+          // The identity part on the stand-ins, named for the members, is kept with the
+          // group's levels: shared by every resource whose policy gives the group this outcome.
+          let identity = group.identityGrants;
+          if (identity?.rep !== rep) {
+            identity = { rep, byLevel: identityGrantsOf(rep, group.set, group.levels, true) };
+            group.identityGrants = identity;
+          }
+          if (identity.naming?.members !== members)
+            identity.naming = nameGroup(names, rep, members, identity.byLevel);
+          const groupNaming = identity.naming;
+          yield {
+            row,
+            levels: group.levels,
+            naming: groupNaming,
+            sources: withResourceGrants(names, fromResource, group.set, group.levels, groupNaming),
+          };
         }
       }
       for (const groupKey of singledKeys) {
@@ -245,16 +288,7 @@ export function* summarizeResources(
         const set = actionSetOfLiterals(groups, index, sets);
         const levels = capabilityLevels(index, set, window.firstWord, window);
         if (levels.length === 0) continue;
-        const count = addRows(
-          rows,
-          row,
-          unnamedMembers(groups, groupKey, named),
-          levels,
-          names,
-          rep,
-          grantsOf(rep, set, levels),
-        );
-        for (let i = 0; i < count; i++) yield rows[i] as ResourceAccessSummary;
+        yield batchOf(rep, unnamedMembers(groups, groupKey, named), set, levels);
       }
     }
     for (const m of perPrincipal ? records : namedMembers(groups, named)) {
@@ -262,8 +296,7 @@ export function* summarizeResources(
       const set = actionSetOfLiterals(groups, index, sets);
       const levels = capabilityLevels(index, set, window.firstWord, window);
       if (levels.length === 0) continue;
-      const count = addRows(rows, row, [m], levels, names, m, grantsOf(m, set, levels));
-      for (let i = 0; i < count; i++) yield rows[i] as ResourceAccessSummary;
+      yield batchOf(m, [m], set, levels);
     }
     const base = {
       resourceArn: resource.resourceArn,
@@ -383,74 +416,68 @@ function sharedLevels(
 }
 
 /**
- * Writes the rows of `members` at `levels`, with what grants them, to the start of `rows`
- * (a buffer reused for every group) and returns how many it wrote.
+ * How `members` (represented by `rep`) name what grants each level to them through their
+ * identity policies (`fromIdentity`, `rep`'s lists per level): one array per level and way
+ * of naming, shared by every row of those members.
  */
-function addRows(
-  rows: ResourceAccessSummary[],
-  row: RowBase,
-  members: readonly PrincipalRecord[],
-  levels: readonly CapabilityLevel[],
+function nameGroup(
   names: GrantNames,
   rep: PrincipalRecord,
-  grants: LevelGrants,
-): number {
-  let count = 0;
-  // Members named like `rep` share its rows' sources; the others, one list per class.
-  const classes = names.nameClasses(rep, members);
-  const perClass: (readonly GrantSource[])[] = classes ? [] : NO_CLASSES;
-  for (let k = 0; k < levels.length; k++) {
-    const level = levels[k] as CapabilityLevel;
-    // The resource policy's statements, then the identity policies' (named per member).
-    const fromResource = grants.fromResource.granting(
-      level.capability,
-      grants.set,
-      row.window.firstWord,
-    );
-    const fromIdentity = grants.fromIdentity[k] as GrantList;
-    const forRep = names.join(fromResource, names.convert(fromIdentity));
-    if (classes) {
-      const named = names.sourcesByClass(rep, classes, fromIdentity);
-      perClass[0] = forRep;
-      for (let c = 1; c < named.length; c++)
-        perClass[c] = names.join(fromResource, named[c] as readonly GrantSource[]);
-    }
-    for (let i = 0; i < members.length; i++) {
-      const m = members[i] as PrincipalRecord;
-      rows[count++] = {
-        resourceArn: row.resourceArn,
-        resourceType: row.resourceType,
-        service: row.window.service,
-        capability: level.capability,
-        principal: m.arn,
-        principalType: m.kind === "user" ? "IAMUser" : "IAMRole",
-        inAccount: m.accountId === row.accountId,
-        conditional: level.conditional,
-        grantedBy: classes
-          ? (perClass[classes.classOf[i] as number] as readonly GrantSource[])
-          : forRep,
-      };
-    }
+  members: readonly PrincipalRecord[],
+  fromIdentity: readonly GrantList[],
+): GroupNaming {
+  // Members named like `rep` share its sources; the others, one array per class.
+  const naming = names.nameClasses(rep, members);
+  const classes = naming ? naming.members.length : 1;
+  const identity = new Array<readonly GrantSource[]>(fromIdentity.length * classes);
+  for (let k = 0; k < fromIdentity.length; k++) {
+    const list = fromIdentity[k] as GrantList;
+    identity[k * classes] = names.convert(list);
+    if (!naming) continue;
+    const named = names.sourcesByClass(rep, naming, list);
+    for (let c = 1; c < classes; c++)
+      identity[k * classes + c] = named[c] as readonly GrantSource[];
   }
-  return count;
+  return { members, classes, classOf: naming?.classOf, identity };
 }
 
-const NO_CLASSES: (readonly GrantSource[])[] = [];
+/**
+ * The sources of a batch's rows (as `GroupNaming.identity`): the resource policy's
+ * statements that give each level in `set`, then the identity part. The identity part
+ * itself when the resource policy gives none of the levels.
+ */
+function withResourceGrants(
+  names: GrantNames,
+  fromResource: StatementGrants,
+  set: TriSet,
+  levels: readonly CapabilityLevel[],
+  naming: GroupNaming,
+): readonly (readonly GrantSource[])[] {
+  const { classes, identity } = naming;
+  let out: (readonly GrantSource[])[] | undefined;
+  for (let k = 0; k < levels.length; k++) {
+    const level = levels[k] as CapabilityLevel;
+    const head = names.convert(fromResource.granting(level.capabilityIndex, set));
+    if (head.length === 0) continue;
+    out ??= identity.slice();
+    for (let i = k * classes; i < (k + 1) * classes; i++)
+      out[i] = joinSources(head, identity[i] as readonly GrantSource[]);
+  }
+  return out ?? identity;
+}
 
+/** The rows of a group of members on one resource, before they are made. */
+interface RowBatch {
+  row: RowBase;
+  levels: readonly CapabilityLevel[];
+  naming: GroupNaming;
+  /** Per level and naming class (`level * classes + class`), the rows' sources. */
+  sources: readonly (readonly GrantSource[])[];
+}
 /** The resource a row is about. */
 interface RowBase {
   resourceArn: string;
   resourceType: ResourceAccessSummary["resourceType"];
   accountId: string | undefined;
   window: PrefixWindow;
-}
-
-/**
- * What grants each level of a group on a resource: the resource policy's statements (read
- * from the group's decision `set`) and the identity policies' lists, one per level.
- */
-interface LevelGrants {
-  set: TriSet;
-  fromResource: StatementGrants;
-  fromIdentity: readonly GrantList[];
 }
