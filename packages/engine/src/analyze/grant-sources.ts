@@ -201,8 +201,9 @@ function gather(
   let found = out;
   for (const c of allows) {
     if (!givesIn(c.actions, set, offsetWord, window) || !applies(c.policy, c.statement)) continue;
-    found ??= [];
-    found.push(c);
+    // Most windows have one candidate: an array of one, not an empty one grown by `push`.
+    if (found) found.push(c);
+    else found = [c];
   }
   return found;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileGlobParts, matchCompiledGlob, matchGlob } from "./glob.ts";
+import { compileGlob, compileGlobParts, matchCompiledGlob, matchGlob } from "./glob.ts";
 
 /** The obvious definition, exponential on purpose: only for short inputs. */
 function reference(pattern: string, text: string): boolean {
@@ -47,6 +47,19 @@ describe("matchGlob", () => {
     expect(matchCompiledGlob(glob, "arn:aws:s3:::home/a*?/notes.txt")).toBe(true);
     expect(matchCompiledGlob(glob, "arn:aws:s3:::home/abc/notes.txt")).toBe(false);
     expect(matchCompiledGlob(glob, "arn:aws:s3:::home/a*x/notes.txt")).toBe(false);
+  });
+
+  it("compiles a whole pattern as it compiles the same text as one wildcard part", () => {
+    const char = fc.constantFrom("a", "B", "*", "?", "İ", "Σ", "/", "😀");
+    const pattern = fc.array(char, { maxLength: 8 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(pattern, fc.boolean(), (p, ignoreCase) => {
+        expect(compileGlob(p, ignoreCase)).toEqual(
+          compileGlobParts([{ text: p, literal: false }], ignoreCase),
+        );
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("ignores case even where lowercasing lengthens a character", () => {

@@ -62,8 +62,16 @@ export function compileGlobParts(parts: readonly GlobPart[], ignoreCase = false)
 
 /** Compiles a wildcard pattern. */
 export function compileGlob(pattern: string, ignoreCase = false): CompiledGlob {
+  // Without `?`, and lowercased as a whole only when that equals per-character lowercasing
+  // (ASCII), the pieces are the pattern split at its `*`s.
+  if (!pattern.includes("?") && (!ignoreCase || ASCII.test(pattern))) {
+    const text = ignoreCase ? pattern.toLowerCase() : pattern;
+    return { pieces: text.split("*").map((piece) => ({ text: piece })), ignoreCase };
+  }
   return compileGlobParts([{ text: pattern, literal: false }], ignoreCase);
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Does the text match the compiled pattern? */
 export function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
