@@ -610,10 +610,10 @@ export class GrantNames {
     rep: PrincipalRecord,
     member: PrincipalRecord,
     list: GrantList,
-    alike = this.namesAlike(rep, member),
+    alike?: boolean,
   ): readonly GrantSource[] {
     if (list.policies.length === 0) return NONE;
-    if (alike) return this.convert(list);
+    if (alike ?? this.namesAlike(rep, member)) return this.convert(list);
     return this.perNaming(this.convertedFor, list, member, () => {
       const map = this.align(rep, member);
       return list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));

@@ -18,8 +18,9 @@ export interface GroupLevels {
   set: TriSet;
   /**
    * Per level, the identity statements of `rep` (the group's member the rows are computed
-   * for) that grant it on the stand-in resources: filled by `summarizeResources`, shared by
-   * every resource whose policy gives the group this outcome.
+   * for) that grant it on the stand-in resources, and (`naming`) those lists named for the
+   * members the rows are for: filled by `summarizeResources`, shared by every resource whose
+   * policy gives the group this outcome.
    */
   identityGrants?: { rep: PrincipalRecord; byLevel: readonly GrantList[]; naming?: GroupNaming };
 }
