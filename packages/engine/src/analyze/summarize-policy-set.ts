@@ -87,7 +87,7 @@ export function summarizePolicySet(
           capability: level.capability,
           resource: "",
           conditional: level.conditional,
-          exceptResources: [],
+          exceptResources: NO_EXCEPTIONS,
           sources: candidates.granting(level.capability, names),
         });
       }
@@ -247,12 +247,15 @@ export function scopedGrants(
       capability: level.capability,
       resource: literal,
       conditional: level.conditional,
-      exceptResources: [],
+      exceptResources: NO_EXCEPTIONS,
       sources: sourcesOf(level.capability),
     });
   }
   return out;
 }
+
+/** Most grants have no exceptions: one shared empty list (`addCarveOuts` replaces it). */
+const NO_EXCEPTIONS: readonly string[] = Object.freeze([]);
 
 /** The key of a service-wide grant: its service and capability, as one number. */
 function wideKey(window: PrefixWindow, level: CapabilityLevel): number {
