@@ -5,9 +5,19 @@
 export type Bits = Uint32Array | 0 | 1;
 
 export function unionBits(items: readonly Bits[], width: number): Bits {
+  return unionBitsOf(items, itself, width);
+}
+
+export function intersectBits(items: readonly Bits[], width: number): Bits {
+  return intersectBitsOf(items, itself, width);
+}
+
+/** The union of `pick(item)` over the items (one side of each three-valued set, say), without listing them first. */
+export function unionBitsOf<T>(items: readonly T[], pick: (item: T) => Bits, width: number): Bits {
   let out: Uint32Array | undefined;
   let single: Uint32Array | undefined;
-  for (const item of items) {
+  for (let k = 0; k < items.length; k++) {
+    const item = pick(items[k] as T);
     if (item === 1) return 1;
     if (item === 0) continue;
     if (!single) {
@@ -20,10 +30,16 @@ export function unionBits(items: readonly Bits[], width: number): Bits {
   return out ?? single ?? 0;
 }
 
-export function intersectBits(items: readonly Bits[], width: number): Bits {
+/** The intersection of `pick(item)` over the items (see `unionBitsOf`). */
+export function intersectBitsOf<T>(
+  items: readonly T[],
+  pick: (item: T) => Bits,
+  width: number,
+): Bits {
   let out: Uint32Array | undefined;
   let single: Uint32Array | undefined;
-  for (const item of items) {
+  for (let k = 0; k < items.length; k++) {
+    const item = pick(items[k] as T);
     if (item === 0) return 0;
     if (item === 1) continue;
     if (!single) {
@@ -35,6 +51,8 @@ export function intersectBits(items: readonly Bits[], width: number): Bits {
   }
   return out ?? single ?? 1;
 }
+
+const itself = (bits: Bits): Bits => bits;
 
 export function complementBits(item: Bits, width: number): Bits {
   if (item === 0) return 1;

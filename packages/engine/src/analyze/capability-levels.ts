@@ -45,23 +45,39 @@ export function capabilityLevels(
   set: TriSet,
   offsetWord: number,
   window: PrefixWindow,
-): CapabilityLevel[] {
-  const out: CapabilityLevel[] = [];
+): readonly CapabilityLevel[] {
   if (
     set.maybe === 0 ||
     !meets(set.maybe, offsetWord, index.fullWindow.ownMask, window.ownMask, window.firstWord)
   )
-    return out;
+    return NO_LEVELS;
+  // Base 3 per capability (0: not held, 1: held, 2: held under conditions): the lists are
+  // shared, one per combination.
   const caps = index.capabilityMaskList;
-  for (let k = 0; k < caps.length; k++) {
+  let code = 0;
+  for (let k = caps.length - 1; k >= 0; k--) {
     const cap = caps[k] as Uint32Array;
-    const levels = LEVELS[k] as readonly [CapabilityLevel, CapabilityLevel];
-    if (meets(set.sure, offsetWord, cap, window.ownMask, window.firstWord)) out.push(levels[0]);
-    else if (meets(set.maybe, offsetWord, cap, window.ownMask, window.firstWord))
-      out.push(levels[1]);
+    code *= 3;
+    if (meets(set.sure, offsetWord, cap, window.ownMask, window.firstWord)) code += 1;
+    else if (meets(set.maybe, offsetWord, cap, window.ownMask, window.firstWord)) code += 2;
   }
-  return out;
+  return LEVEL_LISTS[code] as readonly CapabilityLevel[];
 }
+
+const NO_LEVELS: readonly CapabilityLevel[] = Object.freeze([]);
+/** Every list of levels, by its code (`capabilityLevels`): 3^6 constant lists, shared. */
+const LEVEL_LISTS: readonly (readonly CapabilityLevel[])[] = Array.from(
+  { length: 3 ** CAPABILITIES.length },
+  (_, code) => {
+    const out: CapabilityLevel[] = [];
+    for (let k = 0, rest = code; k < CAPABILITIES.length; k++, rest = Math.floor(rest / 3)) {
+      const digit = rest % 3;
+      if (digit !== 0)
+        out.push((LEVELS[k] as readonly CapabilityLevel[])[digit - 1] as CapabilityLevel);
+    }
+    return Object.freeze(out);
+  },
+);
 
 /** Does the statement's action set name an action of `capability` within the window? */
 export function namesCapability(

@@ -13,7 +13,7 @@ import type { TriSet } from "./tri-set.ts";
 export interface GroupLevels {
   /** The group's key (in `ServiceGroups.membersByGroup`). */
   groupKey: string;
-  levels: CapabilityLevel[];
+  levels: readonly CapabilityLevel[];
   /** The decision set the levels are read from (what grants them is looked up in it). */
   set: TriSet;
   /**

@@ -1,5 +1,5 @@
 import type { Algebra } from "../logic/algebra.ts";
-import { type Bits, complementBits, intersectBits, unionBits } from "./bits.ts";
+import { type Bits, complementBits, intersectBitsOf, unionBitsOf } from "./bits.ts";
 
 /**
  * For every action of a window at once: `sure` holds the actions for which the value is
@@ -18,35 +18,31 @@ export function createTriSetAlgebra(width: number): Algebra<TriSet> {
   return {
     TRUE: TRI_TRUE,
     FALSE: TRI_FALSE,
+    // One item is its own result; more are combined side by side, without copies of the sides.
     and: (...items) =>
       items.length === 0
         ? TRI_TRUE
-        : {
-            sure: intersectBits(
-              items.map((i) => i.sure),
-              width,
-            ),
-            maybe: intersectBits(
-              items.map((i) => i.maybe),
-              width,
-            ),
-          },
+        : items.length === 1
+          ? (items[0] as TriSet)
+          : {
+              sure: intersectBitsOf(items, sureOf, width),
+              maybe: intersectBitsOf(items, maybeOf, width),
+            },
     or: (...items) =>
       items.length === 0
         ? TRI_FALSE
-        : {
-            sure: unionBits(
-              items.map((i) => i.sure),
-              width,
-            ),
-            maybe: unionBits(
-              items.map((i) => i.maybe),
-              width,
-            ),
-          },
+        : items.length === 1
+          ? (items[0] as TriSet)
+          : {
+              sure: unionBitsOf(items, sureOf, width),
+              maybe: unionBitsOf(items, maybeOf, width),
+            },
     not: (item) => ({
       sure: complementBits(item.maybe, width),
       maybe: complementBits(item.sure, width),
     }),
   };
 }
+
+const sureOf = (set: TriSet): Bits => set.sure;
+const maybeOf = (set: TriSet): Bits => set.maybe;
