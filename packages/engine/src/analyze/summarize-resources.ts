@@ -474,6 +474,7 @@ interface RowBatch {
   /** Per level and naming class (`level * classes + class`), the rows' sources. */
   sources: readonly (readonly GrantSource[])[];
 }
+
 /** The resource a row is about. */
 interface RowBase {
   resourceArn: string;
