@@ -71,7 +71,8 @@ export function compileGlob(pattern: string, ignoreCase = false): CompiledGlob {
   return compileGlobParts([{ text: pattern, literal: false }], ignoreCase);
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Only ASCII characters: no UTF-16 unit above 0x7f. */
+const ASCII = /^[^\u0080-\uffff]*$/;
 
 /** Does the text match the compiled pattern? */
 export function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
