@@ -28,7 +28,38 @@ export const partners = pgTable("partners", {
     .$type<Record<string, unknown>>()
     .notNull()
     .default({}),
+  /**
+   * When the operator made this partner an OEM integration (admin route); null: not one. Only
+   * this grant opens `cvs`: the partner's own `configs.oemIntegrationEnabled` is no authority.
+   */
+  oemGrantedAt: timestamp("oem_granted_at", { withTimezone: true, mode: "date" }),
   ...timestamps,
+});
+
+/**
+ * OEM flags that partners had set themselves before the operator's grant existed, cleared by
+ * migration 0003: logged at every start until the operator grants the partner (or not).
+ */
+export const oemRevocations = pgTable("oem_revocations", {
+  partnerId: text("partner_id").primaryKey(),
+  /** The partner's `cvs` accounts at the time, `<partnerCustomerId>/<accountId>`. */
+  cvsAccounts: jsonb("cvs_accounts").$type<string[]>().notNull().default([]),
+  revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/**
+ * The proof that an owner (a partner or a direct customer) controls the S3 bucket it names:
+ * Sightline issues `token`, the owner puts it in the bucket, Sightline reads it back before the
+ * first delivery. A destination that changes (bucket or expected owner) gets a new, unproven row.
+ */
+export const deliveryVerifications = pgTable("delivery_verifications", {
+  /** A partner ID (`P…`) or a direct customer ID (`C…`). */
+  ownerId: text("owner_id").primaryKey(),
+  bucketName: text("bucket_name").notNull(),
+  expectedBucketOwner: text("expected_bucket_owner"),
+  token: text("token").notNull(),
+  provenAt: timestamp("proven_at", { withTimezone: true, mode: "date" }),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
 /** One sequence for every partner: a number, once drawn, is never handed out again. */
@@ -72,6 +103,10 @@ export const monitoredAccounts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.partnerId, t.partnerCustomerId, t.accountId] }),
+    index("monitored_accounts_auditor_role_idx").on(
+      sql`lower(${t.auditorAuthConfig}->>'roleArn')`,
+      sql`(${t.auditorAuthConfig}->>'externalId')`,
+    ),
     foreignKey({
       name: "monitored_accounts_partner_customer_fk",
       columns: [t.partnerId, t.partnerCustomerId],
@@ -106,7 +141,13 @@ export const customerAccounts = pgTable(
     auditorAuthConfig: jsonb("auditor_auth_config").$type<Record<string, unknown>>(),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.customerId, t.accountId] })],
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.accountId] }),
+    index("customer_accounts_auditor_role_idx").on(
+      sql`lower(${t.auditorAuthConfig}->>'roleArn')`,
+      sql`(${t.auditorAuthConfig}->>'externalId')`,
+    ),
+  ],
 );
 
 export const apiKeys = pgTable(
@@ -157,12 +198,20 @@ export const executions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The minute of the dated report keys (`YYYY-MM-DD-HHMM`), chosen once at the first
+     * delivery: the analysis's minute, or the next one no other execution of the account has.
+     */
+    reportMinute: timestamp("report_minute", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     index("executions_account_created_idx").on(t.customerId, t.accountId, t.createdAt.desc()),
     uniqueIndex("executions_one_active_per_account")
       .on(t.customerId, t.accountId)
       .where(sql`status in ('queued', 'running')`),
+    uniqueIndex("executions_report_minute_per_account")
+      .on(t.customerId, t.accountId, t.reportMinute)
+      .where(sql`report_minute is not null`),
     check("executions_kind", sql`kind in ('ondemand', 'daily')`),
     check("executions_status", sql`status in ('queued', 'running', 'succeeded', 'failed')`),
   ],

@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   CREDENTIAL_VENDING_FAILED: { status: 502, retryable: true },
   INBOX_DENIED: { status: 502, retryable: false },
   INBOX_NOT_FOUND: { status: 502, retryable: false },
+  /** The owner has not proven it controls the inbox bucket (delivery verification). */
+  INBOX_UNPROVEN: { status: 409, retryable: false },
+  /** What the store kept is not what was sent (its checksum differs), or it confirmed none. */
+  INBOX_INTEGRITY: { status: 502, retryable: true },
   THROTTLED: { status: 502, retryable: true },
   CLOUD_UNAVAILABLE: { status: 502, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
