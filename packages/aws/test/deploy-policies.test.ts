@@ -67,7 +67,9 @@ describe("the inbox policies", () => {
       .replaceAll("PARTNER_ACCOUNT_ID", "111122223333")
       .replaceAll("INBOX_REGION", "us-east-1")
       .replaceAll("INBOX_BUCKET", "partner-secure-inbox")
-      .replaceAll("INBOX_KEY_ID", "1234abcd-12ab-34cd-56ef-1234567890ab");
+      .replaceAll("INBOX_KEY_ID", "1234abcd-12ab-34cd-56ef-1234567890ab")
+      .replaceAll("CUSTOMER_IDS", "P123456-*")
+      .replaceAll("OWNER_ID", "P123456");
 
   for (const path of ["aws/inbox-bucket-policy.json", "aws/inbox-key-policy.json"]) {
     it(`${path} is a valid policy once its placeholders are filled`, () => {
@@ -79,10 +81,12 @@ describe("the inbox policies", () => {
 
   it("lets Sightline's principal put objects only under the inbox key", () => {
     const policy = JSON.parse(filled("aws/inbox-bucket-policy.json"));
-    const [allow, otherKey] = policy.Statement;
-    expect(allow.Action).toContain("s3:PutObject");
+    const bySid = (sid: string) => policy.Statement.find((s: { Sid: string }) => s.Sid === sid);
+    expect(bySid("AllowSightlineToDeliverReports").Action).toContain("s3:PutObject");
     expect(
-      otherKey.Condition.StringNotEqualsIfExists["s3:x-amz-server-side-encryption-aws-kms-key-id"],
+      bySid("DenySightlineWritesUnderAnotherKey").Condition.StringNotEquals[
+        "s3:x-amz-server-side-encryption-aws-kms-key-id"
+      ],
     ).toBe("arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab");
   });
 });

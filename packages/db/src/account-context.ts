@@ -18,7 +18,11 @@ export interface AccountMonitoring {
 
 /** Where an account's reports go: an S3 inbox under a KMS key, or (no bucket) the local inbox. */
 export interface DeliverySettings {
+  /** Whose inbox it is: the partner (`DeliverToPartner`) or the direct customer. */
+  ownerId: string;
   bucketName?: string;
+  /** The account the bucket must belong to (`ExpectedBucketOwner`), when configured. */
+  expectedBucketOwner?: string;
   kmsKeyId?: string;
   featureFlags: FeatureFlags;
 }
@@ -37,7 +41,7 @@ export interface AccountContext {
 }
 
 interface S3Destinations {
-  DeliverToS3?: { bucketName?: string };
+  DeliverToS3?: { bucketName?: string; expectedBucketOwner?: string };
 }
 
 function monitoringOf(row: {
@@ -90,9 +94,7 @@ export async function loadPartnerAccountContext(
   const toPartner = (row.methods as { methodName: string }[]).some(
     (m) => m.methodName === "DeliverToPartner",
   );
-  const bucketName = toPartner
-    ? (row.partnerDestinations as S3Destinations).DeliverToS3?.bucketName
-    : undefined;
+  const bucket = toPartner ? (row.partnerDestinations as S3Destinations).DeliverToS3 : undefined;
   const monitoring = monitoringOf(row);
   return {
     customerId: row.customerId,
@@ -101,18 +103,24 @@ export async function loadPartnerAccountContext(
     partnerCustomerId: key.partnerCustomerId,
     plan: row.plan as SubscriptionPlanName,
     ...(monitoring ? { monitoring } : {}),
-    delivery: deliveryOf(bucketName, row.kmsKeyId, row.featureFlags),
+    delivery: deliveryOf(key.partnerId, bucket, row.kmsKeyId, row.featureFlags),
   };
 }
 
 /** Where reports go: the bucket and its key when a bucket is configured, else the local inbox. */
 function deliveryOf(
-  bucketName: string | undefined,
+  ownerId: string,
+  bucket: S3Destinations["DeliverToS3"],
   kmsKeyId: string | null,
   featureFlags: AccountContext["delivery"]["featureFlags"],
 ): AccountContext["delivery"] {
+  const bucketName = bucket?.bucketName;
   return {
+    ownerId,
     ...(bucketName ? { bucketName } : {}),
+    ...(bucketName && bucket?.expectedBucketOwner
+      ? { expectedBucketOwner: bucket.expectedBucketOwner }
+      : {}),
     ...(bucketName && kmsKeyId ? { kmsKeyId } : {}),
     featureFlags,
   };
@@ -143,14 +151,14 @@ export async function loadDirectAccountContext(
     )
     .where(eq(directCustomers.customerId, key.customerId));
   if (!row) return undefined;
-  const bucketName = (row.destinations as S3Destinations).DeliverToS3?.bucketName;
+  const bucket = (row.destinations as S3Destinations).DeliverToS3;
   const monitoring = monitoringOf(row);
   return {
     customerId: key.customerId,
     accountId: key.accountId,
     plan: row.plan as SubscriptionPlanName,
     ...(monitoring ? { monitoring } : {}),
-    delivery: deliveryOf(bucketName, row.kmsKeyId, row.featureFlags),
+    delivery: deliveryOf(key.customerId, bucket, row.kmsKeyId, row.featureFlags),
   };
 }
 

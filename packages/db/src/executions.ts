@@ -200,3 +200,30 @@ export async function finishExecution(
     await tx.delete(executionCredentials).where(eq(executionCredentials.executionId, executionId));
   });
 }
+
+/**
+ * The minute of the execution's dated report keys, chosen once: the first minute from
+ * `analysisTime`'s that no other execution of the account holds (a retry keeps its own).
+ */
+export async function assignReportMinute(
+  db: Executor,
+  executionId: string,
+  analysisTime: Date,
+): Promise<Date> {
+  const rows = await db.execute<{ report_minute: Date | string }>(sql`
+    update ${executions} e set report_minute = coalesce(e.report_minute, (
+      select m from generate_series(
+        date_trunc('minute', ${analysisTime.toISOString()}::timestamptz),
+        date_trunc('minute', ${analysisTime.toISOString()}::timestamptz) + interval '1 day',
+        interval '1 minute') m
+      where not exists (
+        select 1 from ${executions} o
+        where o.customer_id = e.customer_id and o.account_id = e.account_id
+          and o.report_minute = m and o.execution_id <> e.execution_id)
+      order by m limit 1))
+    where e.execution_id = ${executionId}
+    returning e.report_minute`);
+  const minute = rows[0]?.report_minute;
+  if (!minute) throw new Error(`execution ${executionId} has no free report minute`);
+  return new Date(minute);
+}

@@ -11,6 +11,7 @@ export {
   type Executor,
 } from "./client.ts";
 export * from "./customer-accounts.ts";
+export * from "./delivery-verifications.ts";
 export { isDatabaseUnavailable } from "./database-unavailable.ts";
 export * from "./direct-customers.ts";
 export {

@@ -2,6 +2,7 @@ export * from "./analysis-trigger.ts";
 export * from "./api-key.ts";
 export * from "./app-error.ts";
 export * from "./capability-map.ts";
+export * from "./delivery-verification.ts";
 export * from "./direct-customer.ts";
 export * from "./errors.ts";
 export * from "./execution.ts";

@@ -1,6 +1,6 @@
 import { isPartition, parseArn } from "@sightline/engine/arn";
 import { z } from "zod";
-import { PartnerId } from "./identifiers.ts";
+import { AwsAccountId, PartnerId } from "./identifiers.ts";
 
 /**
  * Keys of the partner `configs` dictionary (the OEM integration settings). Unknown keys are
@@ -24,7 +24,16 @@ export const S3BucketName = z
   .refine((name) => !/\.\.|\.-|-\./.test(name), "must not contain '..', '.-' or '-.'")
   .refine((name) => !/^\d+\.\d+\.\d+\.\d+$/.test(name), "must not be formatted as an IP address");
 
-export const DeliverToS3 = z.strictObject({ bucketName: S3BucketName });
+export const DeliverToS3 = z.strictObject({
+  bucketName: S3BucketName,
+  /**
+   * An extension: the AWS account that owns the bucket. Sent as `ExpectedBucketOwner` with
+   * every request, so that a bucket of the same name in another account is never written.
+   */
+  expectedBucketOwner: AwsAccountId.optional().describe(
+    "the 12-digit AWS account that owns the bucket; every request then requires it as owner",
+  ),
+});
 export type DeliverToS3 = z.infer<typeof DeliverToS3>;
 
 export const PartnerDeliveryDestinations = z.strictObject({ DeliverToS3: DeliverToS3.optional() });

@@ -26,11 +26,13 @@ export {
   type ResourceReportRow,
 } from "./columns/report-columns.ts";
 export {
+  type DeliveryPlan,
   type DeliveryTarget,
+  datedManifestKey,
   datedReportKey,
   hiveReportKey,
+  latestManifestKey,
   latestReportKey,
-  manifestKeys,
   type PlannedObject,
   planReportObjects,
   REPORT_PROVIDERS,

@@ -14,6 +14,11 @@ export interface DeliveryTarget {
   customerId: string;
   accountId: string;
   analysisTime: Date;
+  /**
+   * The minute of the dated keys (k9's `YYYY-MM-DD-HHMM`): the analysis's minute, or the next
+   * one free when another analysis of the account already holds it. Default: `analysisTime`.
+   */
+  reportMinute?: Date;
   /** `latestReportEnabled`: also `…/latest/<type>.latest.<ext>`, overwritten by each run. */
   latest: boolean;
   /** `hiveEnabled`: also the Parquet file under `hive/…`, partitioned for Athena. */
@@ -23,7 +28,10 @@ export interface DeliveryTarget {
 }
 
 type AccountParts = Pick<DeliveryTarget, "provider" | "customerId" | "accountId">;
-type DatedParts = Pick<DeliveryTarget, "provider" | "customerId" | "accountId" | "analysisTime">;
+type DatedParts = Pick<
+  DeliveryTarget,
+  "provider" | "customerId" | "accountId" | "analysisTime" | "reportMinute"
+>;
 /** A report type, or `manifest` for the run's manifest. */
 type ObjectName = ReportType | "manifest";
 
@@ -50,7 +58,7 @@ const accountPrefix = ({ provider: p, customerId, accountId }: AccountParts) =>
 
 /** `customers/<customerId>/reports/<aws|azure>/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.<ext>` */
 export function datedReportKey(parts: DatedParts, name: ObjectName, ext: string): string {
-  const t = parts.analysisTime;
+  const t = parts.reportMinute ?? parts.analysisTime;
   const stamp = `${utcDay(t)}-${two(t.getUTCHours())}${two(t.getUTCMinutes())}`;
   return `${accountPrefix(parts)}/${t.getUTCFullYear()}/${two(t.getUTCMonth() + 1)}/${name}.${stamp}.${ext}`;
 }
@@ -80,34 +88,41 @@ export interface PlannedObject {
 }
 
 /**
- * Every object a run delivers, manifest excluded: each written file of the target's formats
- * under its dated key and, when asked, its latest key; the Parquet file under its hive key when
- * asked.
+ * Every object a run delivers, in three sets written one after the other: the dated objects
+ * (never rewritten, the dated manifest lists them), the `latest` copies of the same files
+ * (rewritten by each run, their own manifest) and the hive Parquet files (one per day, no
+ * manifest: a second run of the day replaces them).
  */
+export interface DeliveryPlan {
+  dated: PlannedObject[];
+  latest: PlannedObject[];
+  hive: PlannedObject[];
+}
+
+/** Each written file of the target's formats under its dated key and, when asked, its latest key; Parquet under its hive key when asked. */
 export function planReportObjects(
   reports: readonly WrittenReport[],
   target: DeliveryTarget,
-): PlannedObject[] {
-  const planned: PlannedObject[] = [];
+): DeliveryPlan {
+  const plan: DeliveryPlan = { dated: [], latest: [], hive: [] };
   for (const { type, files } of reports) {
     for (const file of files) {
       if (target.formats.includes(file.format)) {
-        planned.push({ key: datedReportKey(target, type, file.format), type, file });
+        plan.dated.push({ key: datedReportKey(target, type, file.format), type, file });
         if (target.latest)
-          planned.push({ key: latestReportKey(target, type, file.format), type, file });
+          plan.latest.push({ key: latestReportKey(target, type, file.format), type, file });
       }
-      if (target.hive && file.format === "parquet") {
-        planned.push({ key: hiveReportKey(target, type), type, file });
-      }
+      if (target.hive && file.format === "parquet")
+        plan.hive.push({ key: hiveReportKey(target, type), type, file });
     }
   }
-  return planned;
+  return plan;
 }
 
-/** Where the manifest goes: beside the dated reports, and beside the latest ones when asked. */
-export function manifestKeys(target: DeliveryTarget): string[] {
-  return [
-    datedReportKey(target, "manifest", "json"),
-    ...(target.latest ? [latestReportKey(target, "manifest", "json")] : []),
-  ];
-}
+/** The manifest beside the dated reports: it lists the dated objects only. */
+export const datedManifestKey = (target: DeliveryTarget): string =>
+  datedReportKey(target, "manifest", "json");
+
+/** The manifest beside the latest copies, which lists those copies. */
+export const latestManifestKey = (target: DeliveryTarget): string =>
+  latestReportKey(target, "manifest", "json");

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildManifest,
   type DeliveryTarget,
+  datedManifestKey,
   datedReportKey,
   hiveReportKey,
+  latestManifestKey,
   latestReportKey,
   Manifest,
-  manifestKeys,
   planReportObjects,
   type WrittenReport,
 } from "../src/index.ts";
@@ -94,29 +95,43 @@ describe("delivery plan and manifest", () => {
   ];
 
   it("puts each file under its dated key, its latest key and, for Parquet, its hive key", () => {
-    expect(planReportObjects(reports, target).map((o) => o.key)).toEqual([
+    const keysOf = (objects: { key: string }[]) => objects.map((o) => o.key);
+    const plan = planReportObjects(reports, target);
+    expect(keysOf(plan.dated)).toEqual([
       `${account}/2026/01/principals.2026-01-31-2359.csv`,
-      `${account}/latest/principals.latest.csv`,
       `${account}/2026/01/principals.2026-01-31-2359.parquet`,
+    ]);
+    expect(keysOf(plan.latest)).toEqual([
+      `${account}/latest/principals.latest.csv`,
       `${account}/latest/principals.latest.parquet`,
+    ]);
+    expect(keysOf(plan.hive)).toEqual([
       "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
     ]);
-    expect(planReportObjects(reports, { ...target, latest: false, hive: false })).toHaveLength(2);
+    const alone = planReportObjects(reports, { ...target, latest: false, hive: false });
+    expect([alone.dated.length, alone.latest.length, alone.hive.length]).toEqual([2, 0, 0]);
     // Parquet written for hive alone is delivered only there.
-    expect(planReportObjects(reports, { ...target, formats: ["csv"] }).map((o) => o.key)).toEqual([
+    const csv = planReportObjects(reports, { ...target, formats: ["csv"] });
+    expect(keysOf([...csv.dated, ...csv.latest, ...csv.hive])).toEqual([
       `${account}/2026/01/principals.2026-01-31-2359.csv`,
       `${account}/latest/principals.latest.csv`,
       "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
     ]);
-    expect(manifestKeys(target)).toEqual([
-      `${account}/2026/01/manifest.2026-01-31-2359.json`,
-      `${account}/latest/manifest.latest.json`,
-    ]);
-    expect(manifestKeys({ ...target, latest: false })).toHaveLength(1);
+    expect(datedManifestKey(target)).toBe(`${account}/2026/01/manifest.2026-01-31-2359.json`);
+    expect(latestManifestKey(target)).toBe(`${account}/latest/manifest.latest.json`);
+  });
+
+  it("date the keys by the report minute when another analysis held the analysis's minute", () => {
+    const next = { ...target, reportMinute: new Date("2026-02-01T00:00:00.000Z") };
+    expect(datedReportKey(next, "principals", "csv")).toBe(
+      `${account}/2026/02/principals.2026-02-01-0000.csv`,
+    );
+    // The hive partition stays the analysis's day.
+    expect(hiveReportKey(next, "principals")).toContain("/dt=2026-01-31/");
   });
 
   it("lists every object with its size, SHA-256 and rows, and parses with its schema", () => {
-    const objects = planReportObjects(reports, { ...target, latest: false, hive: false });
+    const objects = planReportObjects(reports, { ...target, latest: false, hive: false }).dated;
     const manifest = buildManifest({
       executionId: "ondemand-P123456-000000000042-210987654321-2026-01-31_AB12",
       target,

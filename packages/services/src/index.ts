@@ -4,6 +4,10 @@ export type { ServiceContext } from "./context.ts";
 export { openForExecution, sealForExecution } from "./credentials/envelope.ts";
 export { loadLocalMasterKeyFile } from "./credentials/local-master-key-file.ts";
 export { kmsMasterKey, localMasterKey, type MasterKey } from "./credentials/master-key.ts";
+export {
+  type DestinationOwner,
+  getDeliveryVerification,
+} from "./delivery/delivery-verification.ts";
 export { AccessGraphCache } from "./paths/access-graph-cache.ts";
 export { type BuiltGraph, resourceAccessPaths } from "./paths/resource-access-paths.ts";
 export {

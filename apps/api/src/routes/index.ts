@@ -7,6 +7,10 @@ import {
   listCustomerAccountsRoute,
   putCustomerAccount,
 } from "./customer-accounts.ts";
+import {
+  customerDeliveryVerification,
+  partnerDeliveryVerification,
+} from "./delivery-verification.ts";
 import { getDirectCustomerRoute, putDirectCustomerSettingsRoute } from "./direct-customer.ts";
 import { getExecutionRoute, listCustomerExecutions, listPartnerExecutions } from "./executions.ts";
 import { healthz, readyz } from "./health.ts";
@@ -50,6 +54,8 @@ export const endpoints: readonly Endpoint[] = [
   putCustomerAccount,
   deleteCustomerAccountRoute,
   listCustomerAccountsRoute,
+  partnerDeliveryVerification,
+  customerDeliveryVerification,
   createApiKey,
   revokeApiKey,
   putDirectCustomer,

@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import {
   type AccountContext,
+  assignReportMinute,
   type ExecutionRow,
   finishExecution,
   loadAccountContext,
@@ -31,7 +32,8 @@ import {
 } from "@sightline/reports";
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
-import { openReportInbox } from "../delivery/report-inbox.ts";
+import { proveDestination, s3DestinationOf } from "../delivery/delivery-verification.ts";
+import { openReportInbox, type ReportInbox } from "../delivery/report-inbox.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
@@ -114,6 +116,67 @@ async function analyseAndWrite(
 }
 
 /**
+ * Proves the destination (before the account is even collected: an inbox its owner has not
+ * proven receives nothing), analyses, writes the reports and delivers them under the
+ * execution's report minute; records the success.
+ */
+async function analyseAndDeliver(
+  ctx: ServiceContext,
+  settings: AnalysisSettings,
+  execution: ExecutionRow,
+  account: AccountContext,
+  inbox: ReportInbox,
+  { workDir, log }: { workDir: string; log: Logger },
+): Promise<string[]> {
+  const destination = s3DestinationOf(account.delivery);
+  const proofWarnings = destination
+    ? await proveDestination(ctx.db, destination, inbox, {
+        allowUnproven: settings.allowUnprovenDestinations === true,
+      })
+    : [];
+  for (const warning of proofWarnings) log.warn({ inbox: inbox.location }, warning.message);
+  const analysisTime = execution.startedAt ?? ctx.now();
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  const flags = account.delivery.featureFlags;
+  const written = await analyseAndWrite(
+    ctx,
+    settings,
+    execution,
+    account,
+    { analysisTime, dir: workDir, formats: formatsFor(settings, flags.hiveEnabled === true) },
+    log,
+  );
+  const { reports } = written;
+  const warnings = [...proofWarnings, ...written.warnings];
+  log.info({ rows: Object.fromEntries(reports.map((r) => [r.type, r.rows])) }, "reports written");
+  const reportKeys = await deliverReports({
+    inbox,
+    executionId: execution.executionId,
+    target: {
+      provider: reportProviderOf(execution.provider),
+      customerId: execution.customerId,
+      accountId: execution.accountId,
+      analysisTime,
+      reportMinute: await assignReportMinute(ctx.db, execution.executionId, analysisTime),
+      latest: flags.latestReportEnabled === true,
+      hive: flags.hiveEnabled === true,
+      // The access paths report (AWS) is JSON Lines whatever the formats of the others.
+      formats: [...new Set<ReportFormat>([...settings.formats, "jsonl"])],
+    },
+    reports,
+    warnings,
+  });
+  await finishExecution(ctx.db, execution.executionId, {
+    status: "succeeded",
+    reportKeys,
+    warnings,
+  });
+  log.info({ inbox: inbox.location, objects: reportKeys.length }, "delivered");
+  return reportKeys;
+}
+
+/**
  * One attempt at an execution: credentials → collection (stored) → analysis → reports →
  * delivery (manifest last) → outcome. Failures become data: a failure that cannot pass, or the
  * last attempt's, ends the execution `failed` with its code and message.
@@ -135,43 +198,12 @@ export async function runAnalysis(
         "NOT_FOUND",
         `The customer of account ${execution.accountId} no longer exists`,
       );
-    const analysisTime = execution.startedAt ?? ctx.now();
-    await rm(workDir, { recursive: true, force: true });
-    await mkdir(workDir, { recursive: true });
-    const flags = account.delivery.featureFlags;
-    const { reports, warnings } = await analyseAndWrite(
-      ctx,
-      settings,
-      execution,
-      account,
-      {
-        analysisTime,
-        dir: workDir,
-        formats: formatsFor(settings, flags.hiveEnabled === true),
-      },
-      log,
-    );
-    log.info({ rows: Object.fromEntries(reports.map((r) => [r.type, r.rows])) }, "reports written");
     const inbox = openReportInbox(settings, account.delivery);
     try {
-      const reportKeys = await deliverReports({
-        inbox,
-        executionId,
-        target: {
-          provider: reportProviderOf(execution.provider),
-          customerId: execution.customerId,
-          accountId: execution.accountId,
-          analysisTime,
-          latest: flags.latestReportEnabled === true,
-          hive: flags.hiveEnabled === true,
-          // The access paths report (AWS) is JSON Lines whatever the formats of the others.
-          formats: [...new Set<ReportFormat>([...settings.formats, "jsonl"])],
-        },
-        reports,
-        warnings,
+      const reportKeys = await analyseAndDeliver(ctx, settings, execution, account, inbox, {
+        workDir,
+        log,
       });
-      await finishExecution(ctx.db, executionId, { status: "succeeded", reportKeys, warnings });
-      log.info({ inbox: inbox.location, objects: reportKeys.length }, "delivered");
       return { status: "succeeded", reportKeys };
     } finally {
       inbox.destroy();

@@ -1,8 +1,10 @@
 import {
   buildManifest,
   type DeliveryTarget,
+  datedManifestKey,
+  latestManifestKey,
   type ManifestWarning,
-  manifestKeys,
+  type PlannedObject,
   planReportObjects,
   type WrittenReport,
 } from "@sightline/reports";
@@ -17,41 +19,64 @@ const CONTENT_TYPES: Record<string, string> = {
   parquet: "application/vnd.apache.parquet",
 };
 
-/**
- * Uploads every report object, then the manifest: a consumer that sees the manifest sees a
- * complete set. A retried run writes the same keys again. Returns every key, the manifest last.
- */
-export async function deliverReports(input: {
+interface DeliveryInput {
   inbox: ReportInbox;
   executionId: string;
   target: DeliveryTarget;
   reports: readonly WrittenReport[];
   warnings: readonly ManifestWarning[];
-}): Promise<string[]> {
-  const objects = planReportObjects(input.reports, input.target);
-  // A file planned under several keys (dated and latest) is sent once, then copied in the inbox.
-  const sentAs = new Map<string, string>();
-  for (const object of objects) {
-    const sent = sentAs.get(object.file.path);
-    if (sent !== undefined && object.file.bytes <= MAX_COPY_BYTES) {
-      await input.inbox.copyObject(sent, object.key);
+}
+
+/** Uploads each file once; a file already in the inbox under another key is copied there. */
+async function place(
+  inbox: ReportInbox,
+  objects: readonly PlannedObject[],
+  sentAs: Map<string, string>,
+) {
+  for (const { key, file } of objects) {
+    const sha256 = file.sha256;
+    const sent = sentAs.get(file.path);
+    if (sent !== undefined && file.bytes <= MAX_COPY_BYTES) {
+      await inbox.copyObject(sent, key, { sha256 });
       continue;
     }
-    await input.inbox.putFile(object.key, object.file.path, {
-      contentType: CONTENT_TYPES[object.file.format] ?? "application/octet-stream",
-    });
-    sentAs.set(object.file.path, object.key);
+    const contentType = CONTENT_TYPES[file.format] ?? "application/octet-stream";
+    await inbox.putFile(key, file.path, { contentType, sha256 });
+    sentAs.set(file.path, key);
   }
-  const manifest = buildManifest({
-    executionId: input.executionId,
-    target: input.target,
-    reports: input.reports,
-    objects,
-    warnings: input.warnings,
-  });
+}
+
+async function putManifest(
+  input: DeliveryInput,
+  key: string,
+  objects: readonly PlannedObject[],
+): Promise<void> {
+  const manifest = buildManifest({ ...input, objects });
   const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-  const manifests = manifestKeys(input.target);
-  for (const key of manifests)
-    await input.inbox.putBytes(key, bytes, { contentType: "application/json" });
-  return [...objects.map((object) => object.key), ...manifests];
+  await input.inbox.putBytes(key, bytes, { contentType: "application/json" });
+}
+
+/**
+ * Delivers a run's objects so that every manifest holds: it is written after every object it
+ * lists, and lists only objects that do not change under it. The dated objects, then their
+ * manifest; the hive copies (listed by none: a later run of the day replaces them); then the
+ * latest copies, whose manifest is withdrawn first and written again last, so that `latest` is
+ * never vouched for while it mixes two runs. A retry writes the same keys (the same minute).
+ * Returns every key, in the order written.
+ */
+export async function deliverReports(input: DeliveryInput): Promise<string[]> {
+  const { inbox, target } = input;
+  const plan = planReportObjects(input.reports, target);
+  const sentAs = new Map<string, string>();
+  await place(inbox, plan.dated, sentAs);
+  const datedManifest = datedManifestKey(target);
+  await putManifest(input, datedManifest, plan.dated);
+  await place(inbox, plan.hive, sentAs);
+  const keys = [...plan.dated.map((o) => o.key), datedManifest, ...plan.hive.map((o) => o.key)];
+  if (plan.latest.length === 0) return keys;
+  const latestManifest = latestManifestKey(target);
+  await inbox.deleteObject(latestManifest);
+  await place(inbox, plan.latest, sentAs);
+  await putManifest(input, latestManifest, plan.latest);
+  return [...keys, ...plan.latest.map((o) => o.key), latestManifest];
 }

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ReportInbox } from "./report-inbox.ts";
 
@@ -27,6 +27,12 @@ export function createFolderInbox(root: string): ReportInbox {
     putBytes: (key, bytes) => place(key, (temporary) => writeFile(temporary, bytes)),
     copyObject: (sourceKey, key) =>
       place(key, (temporary) => copyFile(target(sourceKey), temporary)),
+    deleteObject: (key) => rm(target(key), { force: true }),
+    readText: (key) =>
+      readFile(target(key), "utf8").catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return undefined;
+        throw error;
+      }),
     destroy() {},
   };
 }

@@ -41,6 +41,8 @@ export const PipelineConfig = z
       .default(["csv", "jsonl"]),
     /** S3-compatible inbox endpoints (and the loopback fake) need path-style bucket addressing. */
     SIGHTLINE_S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+    /** A transition after the upgrade: deliver to destinations not proven yet, with a warning. */
+    SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS: z.stringbool().default(false),
     SIGHTLINE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
     SIGHTLINE_DAILY_CRON: z.string().min(9).default("0 7 * * *"),
     SIGHTLINE_DAILY_WINDOW_MINUTES: z.coerce.number().int().min(0).max(1440).default(240),
@@ -108,6 +110,7 @@ export function analysisSettingsOf(config: PipelineConfig, dataDir: string): Ana
     inboxDir: path.join(dataDir, "inbox"),
     workDir: path.join(dataDir, "work"),
     formats: config.SIGHTLINE_REPORT_FORMATS,
+    ...(config.SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS ? { allowUnprovenDestinations: true } : {}),
     ...(config.SIGHTLINE_AWS_REGIONS ? { regions: config.SIGHTLINE_AWS_REGIONS } : {}),
     ...(config.SIGHTLINE_CVS_URL && config.SIGHTLINE_CVS_TOKEN
       ? { credentialVending: { url: config.SIGHTLINE_CVS_URL, token: config.SIGHTLINE_CVS_TOKEN } }

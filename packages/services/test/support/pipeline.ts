@@ -21,6 +21,7 @@ import { silentLogger } from "@sightline/logging";
 import { inject } from "vitest";
 import type { ServiceContext } from "../../src/context.ts";
 import { localMasterKey } from "../../src/credentials/master-key.ts";
+import { getDeliveryVerification } from "../../src/delivery/delivery-verification.ts";
 import type { QueueSettings } from "../../src/queue/analysis-queue.ts";
 import { startJobQueue } from "../../src/runtime/start-job-queue.ts";
 import { startWorker, type WorkerSettings } from "../../src/worker/start-worker.ts";
@@ -35,8 +36,16 @@ export interface Pipeline {
   azure: FakeAzure | undefined;
   settings: WorkerSettings;
   dataDir: string;
-  /** A configured partner, customer and monitored account of the fake's account. */
-  partner(options?: { featureFlags?: FeatureFlags; externalId?: string }): Promise<{
+  /**
+   * A configured partner, customer and monitored account of the fake's account, with an
+   * external ID of its own that the fake's auditor role trusts. Its S3 inbox is proven
+   * unless `proven: false`.
+   */
+  partner(options?: {
+    featureFlags?: FeatureFlags;
+    externalId?: string;
+    proven?: boolean;
+  }): Promise<{
     partnerId: string;
     partnerCustomerId: string;
     customerId: string;
@@ -195,17 +204,22 @@ export async function startPipeline(
         },
         partnerOptions.featureFlags,
       );
-      await upsertMonitoredAccount(ctx.db, {
+      const externalId = partnerOptions.externalId ?? `ext-${partnerId}`;
+      if (!partnerOptions.externalId)
+        fake.trustExternalId(smallAccount.AUDITOR_ROLE_ARN, externalId);
+      const stored = await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
         accountId: smallAccount.ACCOUNT_ID,
         provider: "aws",
         auditorAuthMethod: "config",
-        auditorAuthConfig: {
-          roleArn: smallAccount.AUDITOR_ROLE_ARN,
-          externalId: partnerOptions.externalId ?? smallAccount.EXTERNAL_ID,
-        },
+        auditorAuthConfig: { roleArn: smallAccount.AUDITOR_ROLE_ARN, externalId },
       });
+      if (stored.kind !== "stored") throw new Error(`monitored account not stored: ${stored.kind}`);
+      if (partnerOptions.proven !== false) {
+        const verification = await getDeliveryVerification(ctx.db, { kind: "partner", partnerId });
+        fake.putObjectAsOwner(verification.bucketName, verification.key, verification.token);
+      }
       return { partnerId, partnerCustomerId, customerId: ref.customerId };
     },
     async finished(executionId) {

@@ -1,0 +1,116 @@
+import { smallAccount } from "@sightline/aws/testing";
+import { DeliveryVerification } from "@sightline/domain";
+import { describe, expect, it } from "vitest";
+import { startE2e } from "./e2e-pipeline.ts";
+
+/** Requests that change a bucket's content. */
+const WRITES = new Set([
+  "PutObject",
+  "CopyObject",
+  "CreateMultipartUpload",
+  "UploadPart",
+  "CompleteMultipartUpload",
+  "DeleteObject",
+]);
+
+const { h, fake, configure, prove, triggerAndWait } = await startE2e();
+const inbox = smallAccount.INBOX_BUCKET;
+const writesTo = (bucket: string, since: number) =>
+  fake.calls.slice(since).filter((call) => call.resource === bucket && WRITES.has(call.operation));
+
+describe("a partner's reports reach only a bucket it has proven to control", () => {
+  it("fails partner B's analysis naming partner A's bucket, and sends A's bucket no write", async () => {
+    const a = await configure({ bucketName: inbox });
+    await prove(a);
+    const b = await configure({ bucketName: inbox });
+    const before = fake.calls.length;
+    const execution = await triggerAndWait(b);
+    expect(execution.status).toBe("failed");
+    expect(execution.failure?.code).toBe("INBOX_UNPROVEN");
+    expect(execution.failure?.message).toContain(
+      `GET /partner/${b.partnerId}/delivery-verification`,
+    );
+    expect(execution.failure?.message).toContain(
+      `s3://${inbox}/sightline-delivery-verification/${b.partnerId}.txt`,
+    );
+    expect(execution.failure?.message).not.toContain(a.partnerId);
+    expect(writesTo(inbox, before)).toEqual([]);
+    // Nothing of B's customer was even collected.
+    const calls = fake.calls.slice(before).map((call) => call.operation);
+    expect(calls).not.toContain("AssumeRole");
+    expect(calls).toContain("GetObject");
+
+    // A's proven destination still receives everything.
+    const delivered = await triggerAndWait(a);
+    expect(delivered.status).toBe("succeeded");
+    expect(delivered.reports).toHaveLength(4 * 2 * 2 + 2 + 5 + 2);
+    for (const key of delivered.reports) expect(fake.objects.has(`${inbox}/${key}`)).toBe(true);
+  });
+
+  it("needs a new proof when the destination changes, and says so in the verification", async () => {
+    const a = await configure({ bucketName: inbox });
+    const first = await prove(a);
+    expect((await triggerAndWait(a)).status).toBe("succeeded");
+    const verified = await h.call("GET", `/partner/${a.partnerId}/delivery-verification`, {
+      key: a.key,
+    });
+    expect(DeliveryVerification.parse(verified.json)).toMatchObject({
+      status: "proven",
+      token: first.token,
+      provenAt: expect.any(String),
+    });
+
+    const moved = await h.call("PUT", `/partner/${a.partnerId}`, {
+      key: a.key,
+      body: {
+        partnerId: a.partnerId,
+        awsEncryptionKeyId: smallAccount.INBOX_KEY_ARN,
+        deliveryDestinations: {
+          DeliverToS3: { bucketName: inbox, expectedBucketOwner: smallAccount.ACCOUNT_ID },
+        },
+      },
+    });
+    expect(moved.status).toBe(200);
+    const renewed = DeliveryVerification.parse(
+      (await h.call("GET", `/partner/${a.partnerId}/delivery-verification`, { key: a.key })).json,
+    );
+    expect(renewed).toMatchObject({
+      status: "unproven",
+      expectedBucketOwner: smallAccount.ACCOUNT_ID,
+    });
+    expect(renewed.token).not.toBe(first.token);
+    // The old token is still in the bucket: it proves nothing for the new destination.
+    const before = fake.calls.length;
+    const refused = await triggerAndWait(a);
+    expect(refused.failure?.code).toBe("INBOX_UNPROVEN");
+    expect(writesTo(inbox, before)).toEqual([]);
+    await prove(a);
+    expect((await triggerAndWait(a)).status).toBe("succeeded");
+  });
+
+  it("sends ExpectedBucketOwner, and writes nothing in a bucket of another account", async () => {
+    const a = await configure({ bucketName: inbox, expectedBucketOwner: "111122223333" });
+    await prove(a);
+    const before = fake.calls.length;
+    const execution = await triggerAndWait(a);
+    expect(execution.status).toBe("failed");
+    expect(execution.failure?.code).toBe("INBOX_DENIED");
+    expect(execution.failure?.message).toContain("111122223333");
+    expect(writesTo(inbox, before)).toEqual([]);
+  });
+
+  it("answers 404 for a partner without a bucket, and 403 to another partner's key", async () => {
+    const a = await configure(false);
+    const none = await h.call("GET", `/partner/${a.partnerId}/delivery-verification`, {
+      key: a.key,
+    });
+    expect(none.status).toBe(404);
+    expect(none.json.message).toContain("local inbox");
+    const b = await configure({ bucketName: inbox });
+    const other = await h.call("GET", `/partner/${b.partnerId}/delivery-verification`, {
+      key: a.key,
+    });
+    expect(other.status).toBe(403);
+    expect(other.text).not.toContain("sightline-verification-");
+  });
+});

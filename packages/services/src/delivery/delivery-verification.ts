@@ -1,0 +1,123 @@
+import { randomBytes } from "node:crypto";
+import {
+  type DeliverySettings,
+  type Executor,
+  getDirectCustomerView,
+  getPartner,
+  issueDeliveryVerification,
+  markDeliveryProven,
+  type S3Destination,
+} from "@sightline/db";
+import {
+  AppError,
+  type DeliveryVerification,
+  deliveryVerificationKey,
+  type ExecutionWarning,
+} from "@sightline/domain";
+import type { ReportInbox } from "./report-inbox.ts";
+
+const newToken = () => `sightline-verification-${randomBytes(24).toString("base64url")}`;
+
+/** The route that gives an owner its token: a partner's or a direct customer's. */
+const verificationRoute = (ownerId: string) =>
+  ownerId.startsWith("P")
+    ? `/partner/${ownerId}/delivery-verification`
+    : `/customer/${ownerId}/delivery-verification`;
+
+/** The token and proof state of an owner's configured S3 destination (issued on first ask). */
+export async function deliveryVerificationOf(
+  db: Executor,
+  destination: S3Destination,
+): Promise<DeliveryVerification> {
+  const row = await issueDeliveryVerification(db, destination, newToken());
+  return {
+    bucketName: row.bucketName,
+    ...(row.expectedBucketOwner ? { expectedBucketOwner: row.expectedBucketOwner } : {}),
+    key: deliveryVerificationKey(destination.ownerId),
+    token: row.token,
+    status: row.provenAt ? "proven" : "unproven",
+    ...(row.provenAt ? { provenAt: row.provenAt.toISOString() } : {}),
+  };
+}
+
+/** The S3 destination of a delivery, or undefined for the local folder inbox. */
+export function s3DestinationOf(delivery: DeliverySettings): S3Destination | undefined {
+  if (!delivery.bucketName || !delivery.kmsKeyId) return undefined;
+  return {
+    ownerId: delivery.ownerId,
+    bucketName: delivery.bucketName,
+    ...(delivery.expectedBucketOwner ? { expectedBucketOwner: delivery.expectedBucketOwner } : {}),
+  };
+}
+
+/**
+ * Before anything is written to an S3 destination: a proven one passes; an unproven one is
+ * proven now if its token is in the bucket. Otherwise the delivery fails `INBOX_UNPROVEN`, or,
+ * where the operator allows unproven destinations for a transition, goes on with a warning.
+ */
+export async function proveDestination(
+  db: Executor,
+  destination: S3Destination,
+  inbox: ReportInbox,
+  options: { allowUnproven: boolean },
+): Promise<ExecutionWarning[]> {
+  const verification = await deliveryVerificationOf(db, destination);
+  if (verification.status === "proven") return [];
+  const found = await inbox.readText(verification.key);
+  if (found?.trim() === verification.token) {
+    await markDeliveryProven(db, destination, verification.token);
+    return [];
+  }
+  const where = `s3://${destination.bucketName}/${verification.key}`;
+  const seen = found === undefined ? "nothing is there" : "what is there is not the token";
+  const what = `Sightline has not verified that ${destination.ownerId} controls the bucket ${destination.bucketName} (${seen})`;
+  const todo = `get the token with GET ${verificationRoute(destination.ownerId)}, put it at ${where}, then trigger the analysis again`;
+  if (options.allowUnproven)
+    return [
+      {
+        code: "unproven-destination",
+        message: `${what}; delivered anyway because the operator allows unproven destinations for now: ${todo}`,
+      },
+    ];
+  throw new AppError("INBOX_UNPROVEN", `${what}, so nothing was written: ${todo}`);
+}
+
+/** Whose configured destination: a partner's (`DeliverToPartner`) or a direct customer's. */
+export type DestinationOwner =
+  | { kind: "partner"; partnerId: string }
+  | { kind: "direct"; customerId: string };
+
+/**
+ * The verification of an owner's configured `DeliverToS3` bucket, issuing its token on first
+ * ask: 404 for an unknown owner or one without a bucket (its reports go to the local inbox).
+ */
+export async function getDeliveryVerification(
+  db: Executor,
+  owner: DestinationOwner,
+): Promise<DeliveryVerification> {
+  const ownerId = owner.kind === "partner" ? owner.partnerId : owner.customerId;
+  const config =
+    owner.kind === "partner"
+      ? await getPartner(db, owner.partnerId)
+      : await getDirectCustomerView(db, owner.customerId);
+  if (!config)
+    throw new AppError(
+      "NOT_FOUND",
+      owner.kind === "partner"
+        ? `Partner ${ownerId} is not configured: PUT /partner/${ownerId} first`
+        : `Customer ${ownerId} is not registered: the operator registers it with PUT /admin/customers/${ownerId}`,
+    );
+  const bucket = config.deliveryDestinations?.DeliverToS3;
+  if (!bucket) {
+    const path = owner.kind === "partner" ? `/partner/${ownerId}` : `/customer/${ownerId}`;
+    throw new AppError(
+      "NOT_FOUND",
+      `${ownerId} has no S3 destination to verify: its reports go to the service's local inbox; configure deliveryDestinations.DeliverToS3 with PUT ${path} first`,
+    );
+  }
+  return deliveryVerificationOf(db, {
+    ownerId,
+    bucketName: bucket.bucketName,
+    ...(bucket.expectedBucketOwner ? { expectedBucketOwner: bucket.expectedBucketOwner } : {}),
+  });
+}
