@@ -100,12 +100,13 @@ export function createS3Inbox(config: S3InboxConfig): S3Inbox {
   const owner = expectedOwner ? { ExpectedBucketOwner: expectedOwner } : {};
   const encryption = { ServerSideEncryption: "aws:kms" as const, SSEKMSKeyId: kmsKeyId };
   const where = (key: string) => `s3://${bucket}/${key}`;
+  const place = {
+    bucket,
+    kmsKeyId,
+    ...(expectedOwner ? { expectedBucketOwner: expectedOwner } : {}),
+  };
   const failure = (error: unknown, key: string, access?: InboxAccess) =>
-    inboxError(
-      error,
-      { bucket, key, kmsKeyId, ...(expectedOwner ? { expectedBucketOwner: expectedOwner } : {}) },
-      access,
-    );
+    inboxError(error, { ...place, key }, access);
 
   /**
    * One streamed request of known length. Sending `ChecksumSHA256` ourselves makes the SDK skip
