@@ -42,6 +42,7 @@ export {
 } from "./deliver/create-kms-master-key.ts";
 export {
   createS3Inbox,
+  type PutFileOptions,
   type PutObjectOptions,
   type PutObjectResult,
   type S3Inbox,

@@ -28,7 +28,7 @@ describe("the fake's S3 payload decoding", () => {
       "x-amz-content-sha256": "STREAMING-AWS4-HMAC-SHA256-PAYLOAD",
       "x-amz-decoded-content-length": "11",
     };
-    expect(readPayload(request(body, headers)).toString()).toBe("hello world");
+    expect(readPayload(request(body, headers)).body.toString()).toBe("hello world");
   });
 
   it("checks a CRC32 trailer and the decoded length", () => {
@@ -38,7 +38,7 @@ describe("the fake's S3 payload decoding", () => {
       "x-amz-decoded-content-length": "5",
     };
     const body = (crc: string) => `5\r\nhello\r\n0\r\nx-amz-checksum-crc32:${crc}\r\n\r\n`;
-    expect(readPayload(request(body(crcOf("hello")), headers)).toString()).toBe("hello");
+    expect(readPayload(request(body(crcOf("hello")), headers)).body.toString()).toBe("hello");
     expect(() => readPayload(request(body(crcOf("jello")), headers))).toThrow(/CRC32/);
     const short = { ...headers, "x-amz-decoded-content-length": "6" };
     expect(() => readPayload(request(body(crcOf("hello")), short))).toThrow(/decoded 5 bytes/);

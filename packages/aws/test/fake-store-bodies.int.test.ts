@@ -13,6 +13,7 @@ import {
   finishPartDigest,
 } from "../src/testing/services/part-digest.ts";
 import { INBOX_KEY_ARN, model as smallAccount } from "../src/testing/small-account.ts";
+import { compositeOf } from "./fixtures/inbox-with-fake.ts";
 
 const MIB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -41,7 +42,7 @@ describe("the fake's storeBodies option", () => {
       multipartThresholdBytes: 6 * MIB,
       partSizeBytes: 5 * MIB,
     });
-    await inbox.putFile(key, path, { contentType: "text/csv" });
+    await inbox.putFile(key, path, { contentType: "text/csv", sha256: sha256(bytes) });
     inbox.destroy();
     return { bytes, stored: fake.objects.get(`partner-inbox/${key}`) };
   }
@@ -63,6 +64,7 @@ describe("the fake's storeBodies option", () => {
     const { bytes, stored } = await upload(false, 11 * MIB + 123, "parts.csv");
     expect(stored).toMatchObject({ size: 11 * MIB + 123, sha256: sha256(bytes), multipart: true });
     expect(stored?.body.length).toBe(0);
+    expect(stored?.checksumSha256).toBe(compositeOf(bytes, 5 * MIB));
 
     const options = { ...fake?.clientOptions, maxAttempts: 1 };
     const client = new S3Client({

@@ -1,31 +1,53 @@
-import { crc32 } from "node:zlib";
 import { FakeAwsError } from "./fake-errors.ts";
 import type { FakeRequest } from "./fake-request.ts";
+import { CHECKSUM_NAMES, type Checksums, verifyChecksums } from "./services/s3-checksums.ts";
 
-/** An S3 payload as stored: `aws-chunked` removed, checksums verified. */
-export function readPayload(request: FakeRequest): Buffer {
+/** An S3 payload as received: `aws-chunked` removed, and the checksums that came with it. */
+export interface Payload {
+  readonly body: Buffer;
+  /** `x-amz-checksum-*` values sent as headers or as `aws-chunked` trailers. */
+  readonly checksums: Checksums;
+}
+
+/**
+ * Decodes an S3 payload and, unless `verify` is false (an emulator that ignores checksums),
+ * checks its decoded length and every checksum sent with it, as S3 does.
+ */
+export function readPayload(request: FakeRequest, { verify = true } = {}): Payload {
   const { headers } = request;
   const chunked =
     (headers["content-encoding"] ?? "").includes("aws-chunked") ||
     (headers["x-amz-content-sha256"] ?? "").startsWith("STREAMING-");
-  const decodedLength = headers["x-amz-decoded-content-length"];
+  const checksums = checksumsIn(headers);
+  let body = request.body;
   if (chunked) {
-    return decodeAwsChunked(
-      request.body,
-      decodedLength === undefined ? undefined : Number(decodedLength),
-    );
+    const decoded = decodeAwsChunked(request.body);
+    body = decoded.body;
+    Object.assign(checksums, decoded.trailers);
+    const length = headers["x-amz-decoded-content-length"];
+    if (verify && length !== undefined && body.length !== Number(length)) {
+      throw malformed(`decoded ${body.length} bytes, x-amz-decoded-content-length says ${length}`);
+    }
   }
-  const crc = headers["x-amz-checksum-crc32"];
-  if (crc) checkCrc32(request.body, crc);
-  return request.body;
+  if (verify) verifyChecksums(body, checksums);
+  return { body, checksums };
+}
+
+/** The known `x-amz-checksum-<name>` entries of headers or trailer lines. */
+function checksumsIn(entries: Readonly<Record<string, string>>): Checksums {
+  const found: Checksums = {};
+  for (const name of CHECKSUM_NAMES) {
+    const value = entries[`x-amz-checksum-${name}`];
+    if (value !== undefined) found[name] = value;
+  }
+  return found;
 }
 
 /**
  * Decodes an `aws-chunked` body: `<hex size>[;chunk-signature=…]\r\n<bytes>\r\n` chunks, a
- * zero-size chunk, then trailer lines such as `x-amz-checksum-crc32:<base64>`. Checks the
- * decoded length and a CRC32 trailer, as S3 does.
+ * zero-size chunk, then trailer lines such as `x-amz-checksum-crc32:<base64>`.
  */
-function decodeAwsChunked(body: Buffer, decodedLength: number | undefined): Buffer {
+function decodeAwsChunked(body: Buffer): { body: Buffer; trailers: Checksums } {
   const chunks: Buffer[] = [];
   let offset = 0;
   for (;;) {
@@ -38,31 +60,12 @@ function decodeAwsChunked(body: Buffer, decodedLength: number | undefined): Buff
     chunks.push(body.subarray(offset, offset + size));
     offset += size + 2;
   }
-  const decoded = Buffer.concat(chunks);
-  if (decodedLength !== undefined && decoded.length !== decodedLength) {
-    throw malformed(
-      `decoded ${decoded.length} bytes, x-amz-decoded-content-length says ${decodedLength}`,
-    );
+  const lines: Record<string, string> = {};
+  for (const line of body.subarray(offset).toString().split("\r\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) lines[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
-  const trailers = body.subarray(offset).toString().split("\r\n");
-  for (const line of trailers) {
-    const [name, value] = line.split(":");
-    if (name?.trim() === "x-amz-checksum-crc32") checkCrc32(decoded, value?.trim() ?? "");
-  }
-  return decoded;
-}
-
-/** Compares a body with a base64 big-endian CRC32, as `x-amz-checksum-crc32` carries it. */
-function checkCrc32(body: Buffer, expected: string): void {
-  const actual = Buffer.alloc(4);
-  actual.writeUInt32BE(crc32(body));
-  if (actual.toString("base64") !== expected) {
-    throw new FakeAwsError(
-      "BadDigest",
-      "The CRC32 you specified did not match the calculated checksum.",
-      400,
-    );
-  }
+  return { body: Buffer.concat(chunks), trailers: checksumsIn(lines) };
 }
 
 function malformed(reason: string): FakeAwsError {

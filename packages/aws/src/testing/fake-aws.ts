@@ -5,9 +5,9 @@ import { accountOfArn } from "@sightline/engine/arn";
 import type { AwsCredentials, TemporaryCredentials } from "../aws-credentials.ts";
 import type { AwsClientOptions, AwsService } from "../client-options.ts";
 import { FakeAwsError, serviceError } from "./fake-errors.ts";
-import { addFault, takeFault } from "./fake-faults.ts";
+import { addFault, isAlteration, takeFault } from "./fake-faults.ts";
 import type { FakeAccountModel } from "./fake-model.ts";
-import { type FakeRequest, readFakeRequest } from "./fake-request.ts";
+import { type FakeRequest, readFakeRequest, visibleHeaders } from "./fake-request.ts";
 import {
   type FakeServiceHandler,
   type FakeSession,
@@ -46,7 +46,7 @@ export interface FakeAws {
   readonly calls: readonly RecordedCall[];
   /** Objects written, by `<bucket>/<key>`. */
   readonly objects: ReadonlyMap<string, StoredObject>;
-  /** Makes matching calls fail until `times` have. */
+  /** Makes matching calls fail (or alters them: `corrupt-body`, `no-checksum`) `times` times. */
   inject(fault: Fault): void;
   /** Forgets every fault still pending. */
   clearFaults(): void;
@@ -138,13 +138,15 @@ async function serve(state: FakeState, incoming: IncomingMessage, outgoing: Serv
     return;
   }
   const handler = HANDLERS[request.service];
-  const { operation, resource } = handler.identify(request);
+  const { operation, resource, key } = handler.identify(request);
   const call: RecordedCall = {
     service: request.service,
     operation,
     region: request.region,
     accessKeyId: request.accessKeyId,
     ...(resource === undefined ? {} : { resource }),
+    ...(key === undefined ? {} : { key }),
+    headers: visibleHeaders(request.headers),
     status: 0,
   };
   state.calls.push(call);
@@ -152,8 +154,16 @@ async function serve(state: FakeState, incoming: IncomingMessage, outgoing: Serv
   try {
     const session = authenticate(state, request);
     const fault = takeFault(state, request.service, operation, resource);
-    if (fault) throw serviceError(request.service, fault);
-    response = await handler.handle({ request, operation, session, state, requestId });
+    if (fault && !isAlteration(fault)) throw serviceError(request.service, fault);
+    const alteration = fault ? { alteration: fault } : {};
+    response = await handler.handle({
+      request,
+      operation,
+      session,
+      state,
+      requestId,
+      ...alteration,
+    });
   } catch (error) {
     const failure =
       error instanceof FakeAwsError ? error : new FakeAwsError("InternalError", String(error), 500);

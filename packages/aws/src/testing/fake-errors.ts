@@ -11,9 +11,16 @@ export class FakeAwsError extends Error {
   }
 }
 
-/** What a fault or a credential check makes a service answer. */
-export type FaultKind = "throttle" | "access-denied" | "expired-token" | "server-error";
-type ErrorKind = FaultKind | "invalid-credentials";
+/** Faults that make a call fail with the service's own error. */
+export type ErrorFaultKind = "throttle" | "access-denied" | "expired-token" | "server-error";
+/**
+ * Faults that let an S3 write succeed but alter it, as a careless S3-compatible store would:
+ * `corrupt-body` keeps other bytes than were sent (unverified) and reports their checksum,
+ * `no-checksum` keeps the bytes but reports no checksum at all.
+ */
+export type AlterationKind = "corrupt-body" | "no-checksum";
+export type FaultKind = ErrorFaultKind | AlterationKind;
+type ErrorKind = ErrorFaultKind | "invalid-credentials";
 
 /** The code and status each service really uses for each kind of error. */
 const ERRORS: Record<FakeService, Record<ErrorKind, readonly [string, number]>> = {

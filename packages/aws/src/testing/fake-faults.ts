@@ -1,26 +1,50 @@
-import type { FaultKind } from "./fake-errors.ts";
+import type { AlterationKind, FaultKind } from "./fake-errors.ts";
 import type { FakeService } from "./fake-request.ts";
 import type { FakeState, Fault } from "./fake-state.ts";
 
-export function addFault(state: FakeState, fault: Fault): void {
-  state.faults.push({ fault, remaining: fault.times ?? Number.POSITIVE_INFINITY });
+/** The S3 operations each alteration applies to; other calls never match such a fault. */
+const ALTERABLE: Record<AlterationKind, ReadonlySet<string>> = {
+  "corrupt-body": new Set(["PutObject", "UploadPart", "CopyObject"]),
+  "no-checksum": new Set(["PutObject", "UploadPart", "CopyObject", "CompleteMultipartUpload"]),
+};
+
+export function isAlteration(kind: FaultKind): kind is AlterationKind {
+  return kind in ALTERABLE;
 }
 
-/** The kind of the first fault matching the call, counting the call against it. */
+export function addFault(state: FakeState, fault: Fault): void {
+  state.faults.push({
+    fault,
+    remaining: fault.times ?? Number.POSITIVE_INFINITY,
+    toPass: fault.after ?? 0,
+  });
+}
+
+/**
+ * The kind of the first fault matching the call, counting the call against it. A fault with
+ * calls still to let pass (`after`) counts this one as passed and lets later faults match.
+ */
 export function takeFault(
   state: FakeState,
   service: FakeService,
   operation: string,
   resource: string | undefined,
 ): FaultKind | undefined {
-  const active = state.faults.find(
-    ({ fault, remaining }) =>
-      remaining > 0 &&
+  for (const active of state.faults) {
+    const { fault } = active;
+    const matches =
+      active.remaining > 0 &&
       (fault.service === undefined || fault.service === service) &&
       (fault.operation === "*" || fault.operation === operation) &&
-      (fault.resource === undefined || fault.resource === resource),
-  );
-  if (!active) return undefined;
-  active.remaining--;
-  return active.fault.kind;
+      (fault.resource === undefined || fault.resource === resource) &&
+      (!isAlteration(fault.kind) || (service === "s3" && ALTERABLE[fault.kind].has(operation)));
+    if (!matches) continue;
+    if (active.toPass > 0) {
+      active.toPass--;
+      continue;
+    }
+    active.remaining--;
+    return fault.kind;
+  }
+  return undefined;
 }

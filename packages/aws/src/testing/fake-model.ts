@@ -9,6 +9,8 @@ export interface FakeBucket {
   readonly region?: string;
   readonly policy?: unknown;
   readonly tags?: Readonly<Record<string, string>>;
+  /** The account that owns it (`x-amz-expected-bucket-owner` is checked against it). Default: the model's. */
+  readonly ownerAccountId?: string;
 }
 
 export interface FakeKey {

@@ -40,3 +40,12 @@ export async function readFakeRequest(incoming: IncomingMessage): Promise<FakeRe
     body: raw,
   };
 }
+
+const HIDDEN_HEADERS = new Set(["authorization", "x-amz-security-token"]);
+
+/** The headers a test may look at: all but the signature and the session token. */
+export function visibleHeaders(
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HIDDEN_HEADERS.has(name)));
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { FaultKind } from "./fake-errors.ts";
+import type { AlterationKind, FaultKind } from "./fake-errors.ts";
 import type { FakeAccountModel } from "./fake-model.ts";
 import type { FakeRequest, FakeService } from "./fake-request.ts";
 import type { FakeResponse } from "./protocols/responses.ts";
@@ -24,6 +24,10 @@ export interface RecordedCall {
   readonly accessKeyId: string;
   /** The bucket, key, role or target the call concerned, when it has one. */
   readonly resource?: string;
+  /** The object key of an S3 object operation (the destination of a copy). */
+  readonly key?: string;
+  /** Lower-case request headers, without the signature and session token. */
+  readonly headers: Readonly<Record<string, string>>;
   /** The HTTP status the fake answered. */
   status: number;
 }
@@ -43,14 +47,23 @@ export interface StoredObject {
   readonly accessKeyId: string;
   /** Whether it arrived as a multipart upload. */
   readonly multipart: boolean;
+  /**
+   * The SHA-256 checksum S3 reports for it: base64 of the digest, or `<base64>-<parts>` (the
+   * digest of the parts' digests) for a multipart upload; absent when the write asked for none.
+   */
+  readonly checksumSha256?: string;
 }
 
 export interface MultipartUpload {
   readonly bucket: string;
   readonly key: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** `x-amz-checksum-algorithm` of CreateMultipartUpload, upper-case (`SHA256`). */
+  readonly checksumAlgorithm?: string;
   /** Bodies of the parts by number, until the upload completes. */
   readonly parts: Map<number, Buffer>;
+  /** SHA-256 (hex) of each part as stored, by number, bodies kept or not. */
+  readonly partSha256: Map<number, string>;
   /** When the object's bytes are not kept: its digest, fed part by part instead of `parts`. */
   readonly digest?: PartDigest;
 }
@@ -66,6 +79,8 @@ export interface Fault {
   readonly kind: FaultKind;
   /** How many calls fail. Default: every call from now on. */
   readonly times?: number;
+  /** How many matching calls succeed before the fault applies ("fail after N"). Default 0. */
+  readonly after?: number;
   /** Only calls on this bucket name, key ID, role ARN or organization target. */
   readonly resource?: string;
 }
@@ -76,7 +91,7 @@ export interface FakeState {
   readonly objects: Map<string, StoredObject>;
   readonly uploads: Map<string, MultipartUpload>;
   readonly storeBodies: StoreBodies;
-  readonly faults: { fault: Fault; remaining: number }[];
+  readonly faults: { fault: Fault; remaining: number; toPass: number }[];
   readonly calls: RecordedCall[];
   /** Wraps KMS data keys, so ciphertexts are opaque and tamper-evident. */
   readonly kmsSecret: Buffer;
@@ -90,11 +105,13 @@ export interface FakeCall {
   readonly session: FakeSession;
   readonly state: FakeState;
   readonly requestId: string;
+  /** A fault that lets this call succeed but alters what it does. */
+  readonly alteration?: AlterationKind;
 }
 
 export interface FakeServiceHandler {
   /** The operation a request calls and the resource it concerns. */
-  identify(request: FakeRequest): { operation: string; resource?: string };
+  identify(request: FakeRequest): { operation: string; resource?: string; key?: string };
   handle(call: FakeCall): FakeResponse | Promise<FakeResponse>;
 }
 

@@ -5,7 +5,7 @@ export {
   type VendingAnswer,
   type VendingCall,
 } from "./fake-credential-vending.ts";
-export type { FaultKind } from "./fake-errors.ts";
+export type { AlterationKind, ErrorFaultKind, FaultKind } from "./fake-errors.ts";
 export type {
   FakeAccountModel,
   FakeAssumableRole,

@@ -1,116 +1,45 @@
-import { createHash } from "node:crypto";
-import { readPayload } from "../aws-chunked.ts";
 import { FakeAwsError } from "../fake-errors.ts";
-import type { FakeBucket } from "../fake-model.ts";
 import type { FakeRequest } from "../fake-request.ts";
-import { type FakeState, randomId, type StoredObject } from "../fake-state.ts";
+import type { FakeCall, FakeState } from "../fake-state.ts";
 import { type FakeResponse, s3XmlResponse } from "../protocols/responses.ts";
-import { readXmlElements } from "../protocols/xml.ts";
-import { findKey } from "./kms-keys.ts";
-import { addPart, createPartDigest, finishPartDigest } from "./part-digest.ts";
+import { checksumHeaders, corruptBody } from "./s3-checksums.ts";
+import {
+  findBucket,
+  keepsBody,
+  receiveBody,
+  sha256Of,
+  sseHeaders,
+  storeObject,
+  writeHeaders,
+} from "./s3-store.ts";
 
-const HIDDEN_HEADERS = new Set(["authorization", "x-amz-security-token"]);
-
-export function findBucket(state: FakeState, name: string): FakeBucket {
-  const bucket = state.model.buckets?.find((candidate) => candidate.name === name);
-  if (!bucket) throw new FakeAwsError("NoSuchBucket", "The specified bucket does not exist", 404);
-  return bucket;
-}
-
-/** The write's headers, with SSE-KMS checked: S3 refuses a key it cannot find. */
-function writeHeaders(
-  state: FakeState,
-  bucket: FakeBucket,
-  request: FakeRequest,
-): Record<string, string> {
-  const keyId = request.headers["x-amz-server-side-encryption-aws-kms-key-id"];
-  if (keyId !== undefined) {
-    try {
-      findKey(state, bucket.region ?? "us-east-1", keyId);
-    } catch {
-      throw new FakeAwsError("KMS.NotFoundException", `Invalid keyId ${keyId}`, 400);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(request.headers).filter(([name]) => !HIDDEN_HEADERS.has(name)),
-  );
-}
-
-const EMPTY = Buffer.alloc(0);
-const sha256Of = (body: Buffer) => createHash("sha256").update(body).digest("hex");
-
-function keepsBody(state: FakeState, bucket: string, key: string): boolean {
-  const { storeBodies } = state;
-  return typeof storeBodies === "function" ? storeBodies({ bucket, key }) : storeBodies;
-}
-
-/**
- * An MD5 ETag, as for unencrypted objects; without bodies, one cut from the SHA-256 the fake
- * computes anyway (S3's ETag of an SSE-KMS object is not an MD5 either), sparing a second hash.
- */
-function etagOf(body: Buffer | { sha256: string }, suffix = ""): string {
-  const hex = Buffer.isBuffer(body)
-    ? createHash("md5").update(body).digest("hex")
-    : body.sha256.slice(0, 32);
-  return `"${hex}${suffix}"`;
-}
-
-/** The object as kept: its bytes, or only their size and SHA-256. */
-function storeObject(
-  state: FakeState,
-  object: Omit<StoredObject, "body" | "size" | "sha256" | "etag">,
-  content: { body: Buffer } | { size: number; sha256: string },
-  etagSuffix = "",
-): StoredObject {
-  const stored: StoredObject =
-    "body" in content
-      ? {
-          ...object,
-          body: content.body,
-          size: content.body.length,
-          sha256: sha256Of(content.body),
-          etag: etagOf(content.body, etagSuffix),
-        }
-      : { ...object, body: EMPTY, ...content, etag: etagOf(content, etagSuffix) };
-  state.objects.set(`${object.bucket}/${object.key}`, stored);
-  return stored;
-}
-
-function sseHeaders(headers: Record<string, string>): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of [
-    "x-amz-server-side-encryption",
-    "x-amz-server-side-encryption-aws-kms-key-id",
-  ]) {
-    const value = headers[name];
-    if (value !== undefined) kept[name] = value;
-  }
-  return kept;
-}
-
-export function putObject(
-  state: FakeState,
-  request: FakeRequest,
-  bucketName: string,
-  key: string,
-): FakeResponse {
+export function putObject(call: FakeCall, bucketName: string, key: string): FakeResponse {
+  const { state, request } = call;
   const headers = writeHeaders(state, findBucket(state, bucketName), request);
-  const body = readPayload(request);
-  const object = { bucket: bucketName, key, headers, accessKeyId: request.accessKeyId };
+  const { body, reported } = receiveBody(call);
+  const object = {
+    bucket: bucketName,
+    key,
+    headers,
+    accessKeyId: request.accessKeyId,
+    multipart: false,
+    ...(reported.sha256 ? { checksumSha256: reported.sha256 } : {}),
+  };
   const content = keepsBody(state, bucketName, key)
     ? { body }
     : { size: body.length, sha256: sha256Of(body) };
-  const { etag } = storeObject(state, { ...object, multipart: false }, content);
-  return { status: 200, headers: { etag, ...sseHeaders(headers) }, body: "" };
+  const { etag } = storeObject(state, object, content);
+  const answer = { etag, ...sseHeaders(headers), ...checksumHeaders(reported) };
+  return { status: 200, headers: answer, body: "" };
 }
 
-/** A server-side copy: the source's bytes (or digest) and content type, the request's SSE-KMS. */
-export function copyObject(
-  state: FakeState,
-  request: FakeRequest,
-  bucketName: string,
-  key: string,
-): FakeResponse {
+/**
+ * A server-side copy: the source's bytes (or digest) and content type, the request's SSE-KMS.
+ * With `x-amz-checksum-algorithm: SHA256` S3 computes the copy's full-object checksum; without,
+ * the copy keeps the source's.
+ */
+export function copyObject(call: FakeCall, bucketName: string, key: string): FakeResponse {
+  const { state, request, alteration } = call;
   const headers = writeHeaders(state, findBucket(state, bucketName), request);
   const source = decodeURIComponent(request.headers["x-amz-copy-source"] ?? "").replace(/^\//, "");
   const found = state.objects.get(source);
@@ -124,83 +53,52 @@ export function copyObject(
     multipart: false,
   };
   const whole = found.body.length === found.size && keepsBody(state, bucketName, key);
-  const content = whole ? { body: found.body } : { size: found.size, sha256: found.sha256 };
-  const stored = storeObject(state, object, content);
+  let content: { body: Buffer } | { size: number; sha256: string } = whole
+    ? { body: found.body }
+    : { size: found.size, sha256: found.sha256 };
+  if (alteration === "corrupt-body") {
+    // Without the source's bytes, a digest that cannot be theirs stands for altered ones.
+    content = whole
+      ? { body: corruptBody(found.body) }
+      : { size: found.size, sha256: sha256Of(Buffer.from(`corrupt:${found.sha256}`)) };
+  }
+  const computed = request.headers["x-amz-checksum-algorithm"]?.toUpperCase() === "SHA256";
+  const sha256 = "body" in content ? sha256Of(content.body) : content.sha256;
+  const checksum = computed ? Buffer.from(sha256, "hex").toString("base64") : found.checksumSha256;
+  const reported = alteration === "no-checksum" ? undefined : checksum;
+  const stored = storeObject(
+    state,
+    {
+      ...object,
+      ...(reported ? { checksumSha256: reported } : {}),
+    },
+    content,
+  );
   return s3XmlResponse("CopyObjectResult", {
     ETag: stored.etag,
     LastModified: new Date().toISOString(),
+    ...(reported ? { ChecksumSHA256: reported } : {}),
   });
 }
 
-export function createMultipartUpload(
+/** Idempotent, as S3's: a key that does not exist answers 204 too. */
+export function deleteObject(state: FakeState, bucketName: string, key: string): FakeResponse {
+  findBucket(state, bucketName);
+  state.objects.delete(`${bucketName}/${key}`);
+  return { status: 204, headers: {}, body: "" };
+}
+
+/**
+ * GET or HEAD of an object, whole or a `Range: bytes=…` of it. The checksum comes only with the
+ * whole object and when asked for (`x-amz-checksum-mode: ENABLED`), as S3 sends it.
+ */
+export function getObject(
   state: FakeState,
   request: FakeRequest,
   bucketName: string,
   key: string,
-): string {
-  const headers = writeHeaders(state, findBucket(state, bucketName), request);
-  const uploadId = randomId("upload-", 24);
-  state.uploads.set(uploadId, {
-    bucket: bucketName,
-    key,
-    headers,
-    parts: new Map(),
-    ...(keepsBody(state, bucketName, key) ? {} : { digest: createPartDigest() }),
-  });
-  return uploadId;
-}
-
-export function uploadPart(state: FakeState, request: FakeRequest): FakeResponse {
-  const upload = state.uploads.get(request.url.searchParams.get("uploadId") ?? "");
-  if (!upload) throw new FakeAwsError("NoSuchUpload", "The specified upload does not exist.", 404);
-  const body = readPayload(request);
-  const number = Number(request.url.searchParams.get("partNumber"));
-  let etag: string;
-  if (upload.digest) {
-    const sha256 = sha256Of(body);
-    addPart(upload.digest, number, body, sha256);
-    etag = etagOf({ sha256 });
-  } else {
-    upload.parts.set(number, body);
-    etag = etagOf(body);
-  }
-  return { status: 200, headers: { etag, ...sseHeaders(upload.headers) }, body: "" };
-}
-
-/** Assembles the parts the request lists, in its order, into the object. */
-export function completeMultipartUpload(state: FakeState, request: FakeRequest): string {
-  const uploadId = request.url.searchParams.get("uploadId") ?? "";
-  const upload = state.uploads.get(uploadId);
-  if (!upload) throw new FakeAwsError("NoSuchUpload", "The specified upload does not exist.", 404);
-  const numbers = readXmlElements(request.body.toString("utf8"), "PartNumber").map(Number);
-  const content = upload.digest
-    ? finishPartDigest(upload.digest, numbers)
-    : {
-        body: Buffer.concat(
-          numbers.map((n) => {
-            const part = upload.parts.get(n);
-            if (!part) throw new FakeAwsError("InvalidPart", `Part ${n} was not uploaded.`, 400);
-            return part;
-          }),
-        ),
-      };
-  state.uploads.delete(uploadId);
-  const object = {
-    bucket: upload.bucket,
-    key: upload.key,
-    headers: upload.headers,
-    accessKeyId: request.accessKeyId,
-    multipart: true,
-  };
-  return storeObject(state, object, content, `-${numbers.length}`).etag;
-}
-
-export function getObject(
-  state: FakeState,
-  bucketName: string,
-  key: string,
-  head: boolean,
 ): FakeResponse {
+  const head = request.method === "HEAD";
   findBucket(state, bucketName);
   const object = state.objects.get(`${bucketName}/${key}`);
   if (!object) throw new FakeAwsError("NoSuchKey", "The specified key does not exist.", 404);
@@ -210,11 +108,41 @@ export function getObject(
       "The fake kept only the size and SHA-256 of this object (storeBodies)",
       501,
     );
+  const range = request.headers.range;
+  const slice = range === undefined ? undefined : byteRange(range, object.size);
+  const wantsChecksum = request.headers["x-amz-checksum-mode"]?.toUpperCase() === "ENABLED";
   const headers = {
     "content-type": object.headers["content-type"] ?? "application/octet-stream",
-    "content-length": String(object.size),
     etag: object.etag,
     ...sseHeaders(object.headers),
+    ...(wantsChecksum && !slice && object.checksumSha256
+      ? { "x-amz-checksum-sha256": object.checksumSha256 }
+      : {}),
   };
-  return { status: 200, headers, body: head ? "" : object.body };
+  if (!slice) {
+    const body = head ? "" : object.body;
+    return { status: 200, headers: { ...headers, "content-length": String(object.size) }, body };
+  }
+  const [start, end] = slice;
+  return {
+    status: 206,
+    headers: {
+      ...headers,
+      "content-length": String(end - start + 1),
+      "content-range": `bytes ${start}-${end}/${object.size}`,
+    },
+    body: head ? "" : object.body.subarray(start, end + 1),
+  };
+}
+
+/** First and last byte of `bytes=a-b`, `bytes=a-` or `bytes=-n`; S3's 416 when none exists. */
+function byteRange(header: string, size: number): [number, number] | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return undefined;
+  const [, from = "", to = ""] = match;
+  const start = from === "" ? Math.max(0, size - Number(to)) : Number(from);
+  const end = from === "" || to === "" ? size - 1 : Math.min(Number(to), size - 1);
+  if (start >= size || start > end)
+    throw new FakeAwsError("InvalidRange", "The requested range is not satisfiable", 416);
+  return [start, end];
 }

@@ -3,20 +3,23 @@ import type { FakeRequest } from "../fake-request.ts";
 import type { FakeCall, FakeServiceHandler } from "../fake-state.ts";
 import { type FakeResponse, s3XmlResponse } from "../protocols/responses.ts";
 import {
+  abortMultipartUpload,
   completeMultipartUpload,
-  copyObject,
   createMultipartUpload,
-  findBucket,
-  getObject,
-  putObject,
   uploadPart,
-} from "./s3-objects.ts";
+} from "./s3-multipart.ts";
+import { copyObject, deleteObject, getObject, putObject } from "./s3-objects.ts";
+import { checkExpectedOwners, findBucket } from "./s3-store.ts";
 
 /** S3 REST-XML with path-style addressing: `/<bucket>/<key>?<subresource>`. */
 export const fakeS3: FakeServiceHandler = {
   identify(request) {
-    const { bucket } = locate(request);
-    return { operation: operationOf(request), ...(bucket ? { resource: bucket } : {}) };
+    const { bucket, key } = locate(request);
+    return {
+      operation: operationOf(request),
+      ...(bucket ? { resource: bucket } : {}),
+      ...(key ? { key } : {}),
+    };
   },
   handle(call) {
     return answer(call);
@@ -49,8 +52,10 @@ function operationOf(request: FakeRequest): string {
   return method === "HEAD" ? "HeadObject" : "GetObject";
 }
 
-function answer({ request, operation, state }: FakeCall): FakeResponse {
+function answer(call: FakeCall): FakeResponse {
+  const { request, operation, state } = call;
   const { bucket, key } = locate(request);
+  if (bucket) checkExpectedOwners(state, request, bucket);
   switch (operation) {
     case "ListBuckets": {
       const buckets = (state.model.buckets ?? []).map((b) => ({
@@ -80,35 +85,22 @@ function answer({ request, operation, state }: FakeCall): FakeResponse {
       return s3XmlResponse("Tagging", { TagSet: { Tag: tagList } });
     }
     case "PutObject":
-      return putObject(state, request, bucket, key);
+      return putObject(call, bucket, key);
     case "CopyObject":
-      return copyObject(state, request, bucket, key);
-    case "CreateMultipartUpload": {
-      const uploadId = createMultipartUpload(state, request, bucket, key);
-      return s3XmlResponse("InitiateMultipartUploadResult", {
-        Bucket: bucket,
-        Key: key,
-        UploadId: uploadId,
-      });
-    }
+      return copyObject(call, bucket, key);
+    case "DeleteObject":
+      return deleteObject(state, bucket, key);
+    case "CreateMultipartUpload":
+      return createMultipartUpload(call, bucket, key);
     case "UploadPart":
-      return uploadPart(state, request);
-    case "CompleteMultipartUpload": {
-      const etag = completeMultipartUpload(state, request);
-      const location = `http://127.0.0.1/${bucket}/${key}`;
-      return s3XmlResponse("CompleteMultipartUploadResult", {
-        Location: location,
-        Bucket: bucket,
-        Key: key,
-        ETag: etag,
-      });
-    }
+      return uploadPart(call);
+    case "CompleteMultipartUpload":
+      return completeMultipartUpload(call, bucket, key);
     case "AbortMultipartUpload":
-      state.uploads.delete(request.url.searchParams.get("uploadId") ?? "");
-      return { status: 204, headers: {}, body: "" };
+      return abortMultipartUpload(call);
     case "GetObject":
     case "HeadObject":
-      return getObject(state, bucket, key, operation === "HeadObject");
+      return getObject(state, request, bucket, key);
     default:
       throw new FakeAwsError("NotImplemented", `The fake does not implement ${operation}`, 501);
   }
