@@ -11,8 +11,8 @@ export {
   type Executor,
 } from "./client.ts";
 export * from "./customer-accounts.ts";
-export * from "./delivery-verifications.ts";
 export { isDatabaseUnavailable } from "./database-unavailable.ts";
+export * from "./delivery-verifications.ts";
 export * from "./direct-customers.ts";
 export {
   type EmbeddedPostgresOptions,

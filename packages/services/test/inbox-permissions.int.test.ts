@@ -76,8 +76,16 @@ const model = createAccountModel([
 ]);
 
 /** The IAM action(s) of an S3 call, each on its object. */
-function requestsOf(call: { operation: string; key?: string; copySource?: string }) {
+function requestsOf(call: {
+  operation: string;
+  key?: string;
+  headers?: Readonly<Record<string, string>>;
+}) {
   const key = call.key ?? "";
+  // `x-amz-copy-source` is `<bucket>/<key>`, URL-encoded.
+  const copySource = decodeURIComponent(call.headers?.["x-amz-copy-source"] ?? "")
+    .replace(/^\//, "")
+    .slice(bucket.length + 1);
   switch (call.operation) {
     case "PutObject":
     case "CreateMultipartUpload":
@@ -94,7 +102,7 @@ function requestsOf(call: { operation: string; key?: string; copySource?: string
     case "CopyObject":
       return [
         { action: "s3:PutObject", key, encrypted: true },
-        { action: "s3:GetObject", key: call.copySource ?? "", encrypted: false },
+        { action: "s3:GetObject", key: copySource, encrypted: false },
       ];
     case "GetObject":
     case "HeadObject":
@@ -238,12 +246,21 @@ describe("deploy/aws/inbox-bucket-policy.json", () => {
     expect(
       decide("s3:DeleteObject", `${own}/2026/11/manifest.2026-11-26-1000.json`, false),
     ).not.toBe("allowed");
-    // A write naming another KMS key is refused; one naming none takes the bucket's default key.
+    // A write naming another KMS key, or another encryption, is refused; one naming none (the
+    // parts of a multipart upload) takes the upload's or the bucket's default key.
     const otherKey = smallAccount.INBOX_KEY_ARN.replace(
       smallAccount.INBOX_KEY_ID,
       "0000abcd-12ab-34cd-56ef-1234567890ab",
     );
     expect(decide("s3:PutObject", `${own}/2026/11/x.csv`, true, otherKey)).toBe("explicit-deny");
     expect(decide("s3:PutObject", `${own}/2026/11/x.csv`, false)).toBe("allowed");
+    const aes = authorize(model, {
+      principal: SIGHTLINE_ROLE,
+      action: "s3:PutObject",
+      resource: `arn:aws:s3:::${bucket}/${own}/2026/11/x.csv`,
+      context: { "aws:SecureTransport": true, "s3:x-amz-server-side-encryption": "AES256" },
+      missingKeys: "absent",
+    });
+    expect(aes.decision).toBe("explicit-deny");
   });
 });

@@ -24,6 +24,7 @@ import { fakeIam } from "./services/iam.ts";
 import { fakeKms } from "./services/kms.ts";
 import { fakeOrganizations } from "./services/organizations.ts";
 import { fakeS3 } from "./services/s3.ts";
+import { findBucket, storeObject } from "./services/s3-store.ts";
 import { fakeSts } from "./services/sts.ts";
 
 const HANDLERS: Record<AwsService, FakeServiceHandler> = {
@@ -50,6 +51,10 @@ export interface FakeAws {
   inject(fault: Fault): void;
   /** Forgets every fault still pending. */
   clearFaults(): void;
+  /** Lets the role be assumed with another external ID too (each tenant has its own). */
+  trustExternalId(roleArn: string, externalId: string): void;
+  /** Writes an object as the bucket's owner would (not recorded as a call), e.g. a proof token. */
+  putObjectAsOwner(bucket: string, key: string, body: string | Buffer): void;
   /** Credentials of a session of the account, as a caller's own credential would be. */
   issueSession(session: { readonly arn: string; readonly expiresAt: Date }): TemporaryCredentials;
   close(): Promise<void>;
@@ -82,6 +87,7 @@ export async function startFakeAws(
     storeBodies: options.storeBodies ?? true,
     faults: [],
     calls: [],
+    trustedExternalIds: new Map(),
     kmsSecret: randomBytes(32),
     credentialReportCalls: 0,
   };
@@ -106,6 +112,16 @@ export async function startFakeAws(
     inject: (fault) => addFault(state, fault),
     clearFaults: () => {
       state.faults.length = 0;
+    },
+    trustExternalId(roleArn, externalId) {
+      const ids = state.trustedExternalIds.get(roleArn) ?? new Set<string>();
+      state.trustedExternalIds.set(roleArn, ids.add(externalId));
+    },
+    putObjectAsOwner(bucket, key, body) {
+      findBucket(state, bucket);
+      const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
+      const object = { bucket, key, headers: {}, accessKeyId: "owner", multipart: false };
+      storeObject(state, object, { body: bytes });
     },
     issueSession({ arn, expiresAt }) {
       const session = {

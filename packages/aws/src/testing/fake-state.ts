@@ -93,6 +93,8 @@ export interface FakeState {
   readonly storeBodies: StoreBodies;
   readonly faults: { fault: Fault; remaining: number; toPass: number }[];
   readonly calls: RecordedCall[];
+  /** External IDs trusted besides the model's, by role ARN (`trustExternalId`). */
+  readonly trustedExternalIds: Map<string, Set<string>>;
   /** Wraps KMS data keys, so ciphertexts are opaque and tamper-evident. */
   readonly kmsSecret: Buffer;
   credentialReportCalls: number;

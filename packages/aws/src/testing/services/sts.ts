@@ -22,8 +22,12 @@ export const fakeSts: FakeServiceHandler = {
     }
     if (operation !== "AssumeRole") throw new FakeAwsError("InvalidAction", operation, 400);
     const roleArn = params.get("RoleArn") ?? "";
-    const role = state.model.assumableRoles?.find((r) => r.roleArn === roleArn);
-    if (!role || role.externalId !== params.get("ExternalId")) {
+    const externalId = params.get("ExternalId") ?? "";
+    const trusted =
+      state.model.assumableRoles?.some(
+        (r) => r.roleArn === roleArn && r.externalId === externalId,
+      ) || state.trustedExternalIds.get(roleArn)?.has(externalId) === true;
+    if (!trusted) {
       throw serviceError(
         "sts",
         "access-denied",
