@@ -58,21 +58,21 @@ async function putManifest(
 
 /**
  * Delivers a run's objects so that every manifest holds: it is written after every object it
- * lists, and lists only objects that do not change under it. The dated objects, then their
- * manifest; the hive copies (listed by none: a later run of the day replaces them); then the
- * latest copies, whose manifest is withdrawn first and written again last, so that `latest` is
- * never vouched for while it mixes two runs. A retry writes the same keys (the same minute).
- * Returns every key, in the order written.
+ * lists, and lists only objects that do not change under it. The dated objects and the hive
+ * copies (listed by none: a later run of the day replaces them), then the dated manifest; then
+ * the latest copies, whose manifest is withdrawn first and written again last, so that `latest`
+ * is never vouched for while it mixes two runs. A retry writes the same keys (the same minute).
+ * Returns every key in the order written: a manifest last.
  */
 export async function deliverReports(input: DeliveryInput): Promise<string[]> {
   const { inbox, target } = input;
   const plan = planReportObjects(input.reports, target);
   const sentAs = new Map<string, string>();
   await place(inbox, plan.dated, sentAs);
+  await place(inbox, plan.hive, sentAs);
   const datedManifest = datedManifestKey(target);
   await putManifest(input, datedManifest, plan.dated);
-  await place(inbox, plan.hive, sentAs);
-  const keys = [...plan.dated.map((o) => o.key), datedManifest, ...plan.hive.map((o) => o.key)];
+  const keys = [...plan.dated.map((o) => o.key), ...plan.hive.map((o) => o.key), datedManifest];
   if (plan.latest.length === 0) return keys;
   const latestManifest = latestManifestKey(target);
   await inbox.deleteObject(latestManifest);
