@@ -114,3 +114,29 @@ describe("a partner's reports reach only a bucket it has proven to control", () 
     expect(other.text).not.toContain("sightline-verification-");
   });
 });
+
+describe("a direct customer's bucket", () => {
+  it("is verified the same way, under the customer's own key", async () => {
+    const customer = await h.newDirectCustomer();
+    const path = `/customer/${customer.customerId}/delivery-verification`;
+    expect((await h.call("GET", path, { key: customer.key })).status).toBe(404);
+    const put = await h.call("PUT", `/customer/${customer.customerId}`, {
+      key: customer.key,
+      body: {
+        customerId: customer.customerId,
+        awsEncryptionKeyId: smallAccount.INBOX_KEY_ARN,
+        deliveryDestinations: { DeliverToS3: { bucketName: inbox } },
+      },
+    });
+    expect(put.status).toBe(200);
+    const asked = await h.call("GET", path, { key: customer.key });
+    expect(asked.status).toBe(200);
+    expect(DeliveryVerification.parse(asked.json)).toMatchObject({
+      bucketName: inbox,
+      key: `sightline-delivery-verification/${customer.customerId}.txt`,
+      status: "unproven",
+    });
+    const partner = await h.newPartner();
+    expect((await h.call("GET", path, { key: partner.key })).status).toBe(403);
+  });
+});
