@@ -107,7 +107,7 @@ export const directAwsAccount = (customerId: string, accountId: string) => ({
   auditorAuthMethod: "config",
   auditorAuthConfig: {
     roleArn: `arn:aws:iam::${accountId}:role/SightlineAuditor`,
-    externalId: "sightline-ext-01",
+    externalId: `sightline-ext-${customerId}`,
   },
 });
 

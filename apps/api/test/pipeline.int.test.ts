@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { type FakeAssumableRole, smallAccount, startFakeAws } from "@sightline/aws/testing";
 import { ExecutionRecord } from "@sightline/domain";
 import { startWorker, type WorkerSettings } from "@sightline/services";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,7 +16,9 @@ const h = await createHarness({
   queueSchema: `pgboss_e2e_${randomBytes(4).toString("hex")}`,
   maintenance: true,
 });
-const fake = await startFakeAws(smallAccount.model);
+// Each partner's external ID of its own (no tenant may reuse another's), learnt as it is made.
+const assumableRoles: FakeAssumableRole[] = [];
+const fake = await startFakeAws({ ...smallAccount.model, assumableRoles });
 const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-e2e-"));
 const settings: WorkerSettings = {
   analysis: {
@@ -69,6 +71,11 @@ async function configure(inbox: boolean) {
     },
   });
   const base = `/partner/${partner.partnerId}/customer/${tenant}/account/${accountId}`;
+  const role = {
+    roleArn: smallAccount.AUDITOR_ROLE_ARN,
+    externalId: `${smallAccount.EXTERNAL_ID}-${partner.partnerId}`,
+  };
+  assumableRoles.push(role);
   const account = await h.call("PUT", base, {
     key: partner.key,
     body: {
@@ -77,10 +84,7 @@ async function configure(inbox: boolean) {
       accountId,
       provider: "aws",
       auditorAuthMethod: "config",
-      auditorAuthConfig: {
-        roleArn: smallAccount.AUDITOR_ROLE_ARN,
-        externalId: smallAccount.EXTERNAL_ID,
-      },
+      auditorAuthConfig: role,
     },
   });
   expect(account.status).toBe(200);

@@ -31,6 +31,8 @@ export interface AccountContext {
   partnerId?: string;
   partnerCustomerId?: string;
   plan: SubscriptionPlanName;
+  /** The operator made the partner an OEM integration (`cvs` allowed); false for direct customers. */
+  oemGranted: boolean;
   /** Undefined when the account is not configured (only an own credential can analyse it). */
   monitoring?: AccountMonitoring;
   delivery: DeliverySettings;
@@ -66,6 +68,7 @@ export async function loadPartnerAccountContext(
       featureFlags: partnerCustomers.featureFlags,
       partnerDestinations: partners.deliveryDestinations,
       kmsKeyId: partners.awsEncryptionKeyId,
+      oemGrantedAt: partners.oemGrantedAt,
       provider: monitoredAccounts.provider,
       method: monitoredAccounts.auditorAuthMethod,
       config: monitoredAccounts.auditorAuthConfig,
@@ -100,6 +103,7 @@ export async function loadPartnerAccountContext(
     partnerId: key.partnerId,
     partnerCustomerId: key.partnerCustomerId,
     plan: row.plan as SubscriptionPlanName,
+    oemGranted: row.oemGrantedAt !== null,
     ...(monitoring ? { monitoring } : {}),
     delivery: deliveryOf(bucketName, row.kmsKeyId, row.featureFlags),
   };
@@ -149,6 +153,7 @@ export async function loadDirectAccountContext(
     customerId: key.customerId,
     accountId: key.accountId,
     plan: row.plan as SubscriptionPlanName,
+    oemGranted: false,
     ...(monitoring ? { monitoring } : {}),
     delivery: deliveryOf(bucketName, row.kmsKeyId, row.featureFlags),
   };

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   type FakeAccountModel,
+  type FakeAssumableRole,
   type FakeAws,
   smallAccount,
   startFakeAws,
@@ -12,6 +13,7 @@ import { type FakeAzure, smallTenant, startFakeAzure } from "@sightline/azure/te
 import {
   createDb,
   getExecution,
+  setOemGrant,
   upsertMonitoredAccount,
   upsertPartner,
   upsertPartnerCustomer,
@@ -35,7 +37,10 @@ export interface Pipeline {
   azure: FakeAzure | undefined;
   settings: WorkerSettings;
   dataDir: string;
-  /** A configured partner, customer and monitored account of the fake's account. */
+  /**
+   * A configured partner, customer and monitored account of the fake's account, with an external
+   * ID of the partner's own that the fake trusts (unless `externalId` names another).
+   */
   partner(options?: { featureFlags?: FeatureFlags; externalId?: string }): Promise<{
     partnerId: string;
     partnerCustomerId: string;
@@ -43,7 +48,7 @@ export interface Pipeline {
   }>;
   /**
    * A partner (folder inbox: no DeliverToS3) whose customer monitors the fake Azure's
-   * subscription with Sightline's application (`config`).
+   * subscription with Sightline's application (`config`), or with `cvs` (granted by the operator).
    */
   azurePartner(options?: {
     featureFlags?: FeatureFlags;
@@ -77,7 +82,11 @@ export async function startPipeline(
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
-  const fake = await startFakeAws(options.model ?? smallAccount.model);
+  const model = options.model ?? smallAccount.model;
+  // Each partner gets an external ID of its own (no tenant may reuse another's), which the
+  // fake learns as the partner is made: it reads its model at every call.
+  const assumableRoles: FakeAssumableRole[] = [...(model.assumableRoles ?? [])];
+  const fake = await startFakeAws({ ...model, assumableRoles });
   const azure = options.azure
     ? await startFakeAzure(smallTenant.smallTenantModel(), { pageSize: 2 })
     : undefined;
@@ -170,6 +179,7 @@ export async function startPipeline(
         {},
         partnerOptions.featureFlags,
       );
+      if (partnerOptions.auditorAuthMethod === "cvs") await setOemGrant(ctx.db, partnerId, true);
       await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
@@ -195,17 +205,18 @@ export async function startPipeline(
         },
         partnerOptions.featureFlags,
       );
-      await upsertMonitoredAccount(ctx.db, {
+      const roleArn = smallAccount.AUDITOR_ROLE_ARN;
+      const trusted = `${smallAccount.EXTERNAL_ID}-${partnerId}`;
+      assumableRoles.push({ roleArn, externalId: trusted });
+      const stored = await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
         accountId: smallAccount.ACCOUNT_ID,
         provider: "aws",
         auditorAuthMethod: "config",
-        auditorAuthConfig: {
-          roleArn: smallAccount.AUDITOR_ROLE_ARN,
-          externalId: partnerOptions.externalId ?? smallAccount.EXTERNAL_ID,
-        },
+        auditorAuthConfig: { roleArn, externalId: partnerOptions.externalId ?? trusted },
       });
+      if (stored.kind !== "stored") throw new Error(`account not stored: ${stored.kind}`);
       return { partnerId, partnerCustomerId, customerId: ref.customerId };
     },
     async finished(executionId) {

@@ -22,8 +22,11 @@ export const fakeSts: FakeServiceHandler = {
     }
     if (operation !== "AssumeRole") throw new FakeAwsError("InvalidAction", operation, 400);
     const roleArn = params.get("RoleArn") ?? "";
-    const role = state.model.assumableRoles?.find((r) => r.roleArn === roleArn);
-    if (!role || role.externalId !== params.get("ExternalId")) {
+    const externalId = params.get("ExternalId");
+    const role = state.model.assumableRoles?.find(
+      (r) => r.roleArn === roleArn && r.externalId === externalId,
+    );
+    if (!role) {
       throw serviceError(
         "sts",
         "access-denied",
