@@ -27,7 +27,7 @@ export const putCustomerAccount = defineEndpoint({
     operationId: "putCustomerAccount",
     summary: "Create or update monitoring for a direct customer's account",
     description:
-      "Extension of the contract, with endpoint 9's rules: the account joins the daily analysis; `provider` chooses the shapes of `accountId` and `auditorAuthConfig` (AWS `{ roleArn, externalId }`, a role of the monitored account in the provider's partition; Azure `{ tenantId, clientId }`). Only the `config` method is open to direct customers. A new account beyond the plan's limit answers 429.",
+      "Extension of the contract, with endpoint 9's rules: the account joins the daily analysis; `provider` chooses the shapes of `accountId` and `auditorAuthConfig` (AWS `{ roleArn, externalId }`, a role of the monitored account in the provider's partition; Azure `{ tenantId, clientId }`). Only the `config` method is open to direct customers. A new account beyond the plan's limit answers 429; an AWS role ARN and external ID that another tenant configures, 409.",
     tags: ["Direct customers"],
     request: {
       params: CustomerAccountPath,

@@ -43,7 +43,7 @@ export const putMonitoredAccount = defineEndpoint({
     operationId: "putMonitoredAccount",
     summary: "Create or update monitoring for an account",
     description:
-      "The account joins the daily analysis. `provider` chooses the shapes of `accountId` and `auditorAuthConfig`: for AWS `{ roleArn, externalId }` (a role of the monitored account, in the provider's partition), for Azure `{ tenantId, clientId }`. `auditorAuthMethod: cvs` takes no `auditorAuthConfig` and is open only to partners the operator made OEM integrations (403 otherwise).",
+      "The account joins the daily analysis. `provider` chooses the shapes of `accountId` and `auditorAuthConfig`: for AWS `{ roleArn, externalId }` (a role of the monitored account, in the provider's partition), for Azure `{ tenantId, clientId }`. `auditorAuthMethod: cvs` takes no `auditorAuthConfig` and is open only to partners the operator made OEM integrations (403 otherwise). An AWS role ARN and external ID that another tenant configures answer 409: choose an external ID of your own.",
     tags: ["Monitored accounts"],
     request: {
       params: MonitoredAccountPath,
