@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { serve } from "@hono/node-server";
 import {
   insertApiKey,
+  setOemGrant,
   upsertMonitoredAccount,
   upsertPartner,
   upsertPartnerCustomer,
@@ -36,6 +37,8 @@ const running = await connectAppDeps({
 const database = { db: running.deps.db };
 const partnerId = "P700001";
 const partnerCustomerId = "bench-tenant";
+await upsertPartner(database.db, { partnerId });
+await setOemGrant(database.db, partnerId, true);
 await upsertPartner(database.db, { partnerId, configs: { oemIntegrationEnabled: true } });
 await upsertPartnerCustomer(database.db, {
   partnerId,

@@ -4,7 +4,14 @@ import path from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { createDb, loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
-import { loadMasterKey, startJobQueue, startWorker, workerSettingsOf } from "@sightline/services";
+import {
+  loadMasterKey,
+  startJobQueue,
+  startWorker,
+  warnPendingOemRevocations,
+  warnSharedAuditorRoles,
+  workerSettingsOf,
+} from "@sightline/services";
 import { createApp } from "./app.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
@@ -93,6 +100,9 @@ async function main() {
     },
   });
   undo.push(() => running.close());
+  // What the operator must settle since tenant isolation: logged at every start until settled.
+  await warnPendingOemRevocations(running.deps.db, logger);
+  await warnSharedAuditorRoles(running.deps.db, logger);
   // The worker's queries (a large snapshot, a whole account's records) are not bounded like a
   // request's: it gets a pool of its own.
   const workerDb = role === "api" ? undefined : createDb(database.url, { maxConnections: 4 });

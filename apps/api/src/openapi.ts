@@ -110,6 +110,11 @@ export const errors = {
   },
 };
 
+/** 409 of the routes that configure an account's auditor (no execution involved there). */
+export const auditorRoleConflict = error(
+  "Another Sightline tenant configures this role ARN and external ID: choose a new external ID",
+);
+
 type ErrorStatus = keyof typeof errors;
 /** The error responses of a route: always 401, 405, 429 and 503, plus the statuses given. */
 export const errorsOf = <S extends ErrorStatus>(...statuses: S[]) =>
@@ -133,7 +138,10 @@ const TAGS = [
     description: "A direct customer's delivery settings and monitored accounts (extension)",
   },
   { name: "Analyses", description: "On-demand analysis triggers and the executions they start" },
-  { name: "Administration", description: "Operator-only: API keys and direct customers" },
+  {
+    name: "Administration",
+    description: "Operator-only: API keys, direct customers and OEM integrations",
+  },
   { name: "Operations", description: "Probes for load balancers and orchestrators" },
 ];
 

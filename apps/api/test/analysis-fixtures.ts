@@ -47,6 +47,16 @@ export async function jobsOf(deps: AppDeps, executionId: string) {
   }[];
 }
 
+/** Every pg-boss job of an account's analyses (their singleton key is `<customerId>/<accountId>`). */
+export async function jobsOfAccount(deps: AppDeps, customerId: string, accountId: string) {
+  const rows = await deps.db.execute(
+    rawQuery("select id, state, data from pgboss.job where singleton_key = $1", [
+      `${customerId}/${accountId}`,
+    ]),
+  );
+  return [...rows] as { id: string; state: string; data: unknown }[];
+}
+
 /** Ends an execution as a worker would, so that the account may be analysed again. */
 export const finish = (deps: AppDeps, executionId: string) =>
   finishExecution(deps.db, executionId, { status: "succeeded", reportKeys: [], warnings: [] });
@@ -97,7 +107,7 @@ export const directAwsAccount = (customerId: string, accountId: string) => ({
   auditorAuthMethod: "config",
   auditorAuthConfig: {
     roleArn: `arn:aws:iam::${accountId}:role/SightlineAuditor`,
-    externalId: "sightline-ext-01",
+    externalId: `sightline-ext-${customerId}`,
   },
 });
 

@@ -61,7 +61,7 @@ describe("read-your-writes in one process", () => {
     const cache = new ReadCache();
     cache.resume();
     const app = createApp({ ...first.deps, readCache: cache });
-    const { partnerId, key } = await first.newPartner();
+    const { partnerId, key } = await first.newPartner({ oem: true });
     const get = async () => {
       const response = await app.request(`/partner/${partnerId}`, {
         headers: { authorization: `Bearer ${key}` },

@@ -83,19 +83,23 @@ export async function createHarness(
   const admin = (method: string, path: string, body?: unknown) =>
     call(method, path, { key: ADMIN_KEY, body });
 
-  /** A fresh partner ID that no other test uses, configured, with a key of its own. */
+  /**
+   * A fresh partner ID that no other test uses, configured, with a key of its own; with `oem`,
+   * the operator has made it an OEM integration.
+   */
   async function newPartner(options: { configure?: boolean; oem?: boolean } = {}) {
     const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
     const created = await admin("POST", "/admin/api-keys", { partnerId });
     if (created.status !== 201) throw new Error(`key creation failed: ${created.text}`);
     const key = created.json.key as string;
-    if (options.configure !== false) {
-      const body = {
-        partnerId,
-        ...(options.oem ? { configs: { oemIntegrationEnabled: true } } : {}),
-      };
-      const put = await call("PUT", `/partner/${partnerId}`, { key, body });
+    if (options.configure !== false || options.oem) {
+      const put = await call("PUT", `/partner/${partnerId}`, { key, body: { partnerId } });
       if (put.status !== 200) throw new Error(`partner PUT failed: ${put.text}`);
+    }
+    if (options.oem) {
+      const body = { oemIntegrationEnabled: true };
+      const granted = await admin("PUT", `/admin/partners/${partnerId}/oem-integration`, body);
+      if (granted.status !== 200) throw new Error(`OEM grant failed: ${granted.text}`);
     }
     return { partnerId, key, keyId: created.json.id as string };
   }
@@ -152,6 +156,6 @@ export const awsAccount = (accountId: string, partnerId: string, partnerCustomer
   auditorAuthMethod: "config",
   auditorAuthConfig: {
     roleArn: `arn:aws:iam::${accountId}:role/SightlineAuditor`,
-    externalId: "sightline-ext-01",
+    externalId: `sightline-ext-${partnerId}`,
   },
 });

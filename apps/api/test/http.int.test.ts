@@ -113,4 +113,12 @@ describe("HTTP behaviour", () => {
     expect(asset.status).toBe(200);
     expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
+
+  it.each(["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "missing.js"])(
+    "answers 404 for /docs/assets/%s, a file it does not ship",
+    async (name) => {
+      const asset = await h.call("GET", `/docs/assets/${name}`);
+      expect(asset.status).toBe(404);
+    },
+  );
 });

@@ -45,7 +45,7 @@ describe("monitored accounts (endpoints 9, 10, 11)", () => {
       azureId,
       "210987654321",
     ]);
-    expect(JSON.stringify(list.json)).not.toContain("sightline-ext-01");
+    expect(JSON.stringify(list.json)).not.toContain("sightline-ext-");
 
     const del = await h.call("DELETE", `${base}/210987654321`, { key: pc.key });
     expect(del.status).toBe(200);
@@ -111,7 +111,7 @@ describe("monitored accounts (endpoints 9, 10, 11)", () => {
     );
   });
 
-  it("accepts cvs only for OEM partners, and then without auditorAuthConfig", async () => {
+  it("accepts cvs only for partners the operator made OEM integrations (403 otherwise)", async () => {
     for (const oem of [false, true]) {
       const pc = await h.newPartnerCustomer(await h.newPartner({ oem }));
       const put = await h.call(
@@ -128,9 +128,11 @@ describe("monitored accounts (endpoints 9, 10, 11)", () => {
           },
         },
       );
-      expect(put.status).toBe(oem ? 200 : 400);
+      expect(put.status).toBe(oem ? 200 : 403);
       if (!oem)
-        expect(put.json.issues).toEqual([expect.objectContaining({ path: "auditorAuthMethod" })]);
+        expect(put.json.message).toBe(
+          `auditorAuthMethod 'cvs' (credential vending) is for OEM integrations, and only the operator makes partner ${pc.partnerId} an OEM integration (PUT /admin/partners/${pc.partnerId}/oem-integration); ask the operator`,
+        );
     }
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   executionIds,
   jobsOf,
+  jobsOfAccount,
   monitorPartnerAccount,
   ON_DEMAND_ID,
   ownCredential,
@@ -82,6 +83,32 @@ describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accoun
     });
     expect(executionIds(list.json)).toEqual([executionId]);
     expect(await jobsOf(h.deps, executionId)).toHaveLength(1);
+  });
+
+  it("accepts exactly one of 20 concurrent triggers; the others answer 409 naming it", async () => {
+    const pc = await monitoredPartnerCustomer();
+    const path = `${partnerAccountPath(pc, ACCOUNT)}/analysis`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        h.call("POST", path, { key: pc.key, body: partnerTrigger(pc, ACCOUNT) }),
+      ),
+    );
+    const accepted = answers.filter((a) => a.status === 202);
+    expect(accepted).toHaveLength(1);
+    const executionId = accepted[0]?.json.executionId as string;
+    const refused = answers.filter((a) => a.status !== 202);
+    expect(refused.map((a) => a.status)).toEqual(Array(19).fill(409));
+    for (const answer of refused) {
+      expect(answer.headers.get("x-execution-id")).toBe(executionId);
+      expect(answer.json.message).toContain(executionId);
+    }
+    const list = await h.call("GET", `${partnerAccountPath(pc, ACCOUNT)}/executions`, {
+      key: pc.key,
+    });
+    expect(executionIds(list.json)).toEqual([executionId]);
+    expect(await jobsOfAccount(h.deps, pc.customerId, ACCOUNT)).toEqual([
+      expect.objectContaining({ data: { executionId } }),
+    ]);
   });
 
   it("lets the operator trigger, and refuses a body that contradicts the path", async () => {

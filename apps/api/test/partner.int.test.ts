@@ -9,7 +9,7 @@ describe("PUT /partner/{partnerId} and GET /partner/{partnerId}", () => {
     const { partnerId, key } = await h.newPartner({ configure: false });
     const body = {
       partnerId,
-      configs: { oemIntegrationEnabled: true },
+      configs: { oemIntegrationEnabled: false },
       awsEncryptionKeyId:
         "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
       deliveryDestinations: { DeliverToS3: { bucketName: "partner-secure-inbox" } },
@@ -24,7 +24,7 @@ describe("PUT /partner/{partnerId} and GET /partner/{partnerId}", () => {
   });
 
   it("is an idempotent replacement: a second PUT clears what it omits", async () => {
-    const { partnerId, key } = await h.newPartner();
+    const { partnerId, key } = await h.newPartner({ oem: true });
     const full = { partnerId, configs: { oemIntegrationEnabled: true } };
     expect((await h.call("PUT", `/partner/${partnerId}`, { key, body: full })).status).toBe(200);
     expect((await h.call("PUT", `/partner/${partnerId}`, { key, body: full })).status).toBe(200);

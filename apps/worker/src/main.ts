@@ -5,6 +5,8 @@ import {
   openServiceContext,
   PipelineConfig,
   startWorker,
+  warnPendingOemRevocations,
+  warnSharedAuditorRoles,
   workerSettingsOf,
 } from "@sightline/services";
 import { z } from "zod";
@@ -41,6 +43,9 @@ async function main() {
     kmsKeyId: config.SIGHTLINE_KMS_KEY_ID,
     queue: settings.queue,
   });
+  // What the operator must settle since tenant isolation: logged at every start until settled.
+  await warnPendingOemRevocations(services.ctx.db, logger);
+  await warnSharedAuditorRoles(services.ctx.db, logger);
   await startWorker(services.ctx, settings);
   stopDatabase = undefined;
 

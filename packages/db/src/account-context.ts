@@ -35,6 +35,8 @@ export interface AccountContext {
   partnerId?: string;
   partnerCustomerId?: string;
   plan: SubscriptionPlanName;
+  /** The operator made the partner an OEM integration (`cvs` allowed); false for direct customers. */
+  oemGranted: boolean;
   /** Undefined when the account is not configured (only an own credential can analyse it). */
   monitoring?: AccountMonitoring;
   delivery: DeliverySettings;
@@ -70,6 +72,7 @@ export async function loadPartnerAccountContext(
       featureFlags: partnerCustomers.featureFlags,
       partnerDestinations: partners.deliveryDestinations,
       kmsKeyId: partners.awsEncryptionKeyId,
+      oemGrantedAt: partners.oemGrantedAt,
       provider: monitoredAccounts.provider,
       method: monitoredAccounts.auditorAuthMethod,
       config: monitoredAccounts.auditorAuthConfig,
@@ -102,6 +105,7 @@ export async function loadPartnerAccountContext(
     partnerId: key.partnerId,
     partnerCustomerId: key.partnerCustomerId,
     plan: row.plan as SubscriptionPlanName,
+    oemGranted: row.oemGrantedAt !== null,
     ...(monitoring ? { monitoring } : {}),
     delivery: deliveryOf(key.partnerId, bucket, row.kmsKeyId, row.featureFlags),
   };
@@ -157,6 +161,7 @@ export async function loadDirectAccountContext(
     customerId: key.customerId,
     accountId: key.accountId,
     plan: row.plan as SubscriptionPlanName,
+    oemGranted: false,
     ...(monitoring ? { monitoring } : {}),
     delivery: deliveryOf(key.customerId, bucket, row.kmsKeyId, row.featureFlags),
   };

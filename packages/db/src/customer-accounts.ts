@@ -7,6 +7,7 @@ import {
   type SubscriptionPlanName,
 } from "@sightline/domain";
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import { auditorRoleOf, auditorRoleTakenByOthers } from "./auditor-roles.ts";
 import type { Executor } from "./client.ts";
 import type { UpsertAccountResult } from "./monitored-accounts.ts";
 import { customerAccounts, directCustomers } from "./schema.ts";
@@ -24,7 +25,8 @@ const toRecord = (row: { customerId: string; accountId: string; provider: string
 
 /**
  * Creates or replaces a direct customer's monitored account, within its plan's limit; the
- * customer's row is locked so that concurrent PUTs cannot pass the limit together.
+ * customer's row is locked so that concurrent PUTs cannot pass the limit together. An AWS role
+ * and external ID that another owner configures is refused (see auditor-roles.ts).
  */
 export async function upsertCustomerAccount(
   db: Executor,
@@ -48,6 +50,8 @@ export async function upsertCustomerAccount(
       .where(eq(customerAccounts.customerId, input.customerId));
     if (counted && counted.self === 0 && counted.total >= limit)
       return { kind: "limit-reached", plan, limit };
+    const role = auditorRoleOf(input.auditorAuthConfig);
+    if (role && (await auditorRoleTakenByOthers(tx, role, input))) return { kind: "role-in-use" };
     const values = {
       customerId: input.customerId,
       accountId: input.accountId,

@@ -1,6 +1,12 @@
 export * from "./account-context.ts";
 export * from "./account-snapshots.ts";
 export * from "./api-keys.ts";
+export {
+  type AuditorRole,
+  auditorRoleOf,
+  listSharedAuditorRoles,
+  type SharedAuditorRole,
+} from "./auditor-roles.ts";
 export * from "./boot/index.ts";
 export { type ChangeFeed, type ChangeHandlers, listenForChanges } from "./change-feed.ts";
 export {
@@ -24,6 +30,7 @@ export * from "./execution-credentials.ts";
 export * from "./executions.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
+export * from "./oem-grants.ts";
 export * from "./partner-customers.ts";
 export * from "./partners.ts";
 export { rawQuery, sqlExecutorOf } from "./raw-query.ts";

@@ -7,6 +7,7 @@ import {
   type SubscriptionPlanName,
 } from "@sightline/domain";
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import { auditorRoleOf, auditorRoleTakenByOthers } from "./auditor-roles.ts";
 import type { Executor } from "./client.ts";
 import type { PartnerCustomerKey } from "./partner-customers.ts";
 import { monitoredAccounts, partnerCustomers } from "./schema.ts";
@@ -41,11 +42,14 @@ const ofCustomer = (key: PartnerCustomerKey) =>
 export type UpsertAccountResult<R> =
   | { kind: "stored"; record: R }
   | { kind: "unknown-customer" }
-  | { kind: "limit-reached"; plan: SubscriptionPlanName; limit: number };
+  | { kind: "limit-reached"; plan: SubscriptionPlanName; limit: number }
+  /** Another owner configures the same role ARN and external ID: nothing stored. */
+  | { kind: "role-in-use" };
 
 /**
  * Creates or replaces an account's monitoring. A new account beyond the customer's plan limit
  * is refused; the customer's row is locked so that concurrent PUTs cannot pass it together.
+ * So is an AWS role and external ID that another owner configures (see auditor-roles.ts).
  */
 export async function upsertMonitoredAccount(
   db: Executor,
@@ -65,6 +69,8 @@ export async function upsertMonitoredAccount(
       .where(ofCustomer(input));
     if (counted && counted.self === 0 && counted.total >= limit)
       return { kind: "limit-reached", plan, limit };
+    const role = auditorRoleOf(input.auditorAuthConfig);
+    if (role && (await auditorRoleTakenByOthers(tx, role, input))) return { kind: "role-in-use" };
     const values = {
       partnerId: input.partnerId,
       partnerCustomerId: input.partnerCustomerId,

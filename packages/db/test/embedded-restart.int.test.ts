@@ -21,7 +21,7 @@ it("keeps its data across a stop and a start of the embedded server", async () =
   const before = createDb(first.url);
   await upsertPartner(before.db, {
     partnerId: "P424242",
-    configs: { oemIntegrationEnabled: true },
+    configs: { oemIntegrationEnabled: false },
   });
   await before.close();
   await first.stop();
@@ -34,7 +34,7 @@ it("keeps its data across a stop and a start of the embedded server", async () =
     await after.close();
     expect(partner).toEqual({
       partnerId: "P424242",
-      configs: { oemIntegrationEnabled: true },
+      configs: { oemIntegrationEnabled: false },
       deliveryDestinations: {},
     });
   } finally {

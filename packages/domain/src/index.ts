@@ -9,6 +9,7 @@ export * from "./execution.ts";
 export * from "./identifiers.ts";
 export * from "./map-concurrent.ts";
 export * from "./monitored-account.ts";
+export * from "./oem-integration.ts";
 export * from "./own-credential.ts";
 export * from "./partner.ts";
 export * from "./partner-customer.ts";

@@ -21,6 +21,13 @@ export const ExternalId = z
     "must be 2 to 1224 characters of letters, digits and + = , . @ : / - _",
   );
 
+/**
+ * Why an AWS auditor role is refused: another tenant configures it with the same external ID.
+ * Names the rule only, never the other tenant.
+ */
+export const AUDITOR_ROLE_IN_USE =
+  "auditorAuthConfig: this role ARN and external ID are already configured by another Sightline tenant; AWS's confused-deputy guidance makes the external ID what tells tenants apart: choose a new external ID and require it in the role's trust policy";
+
 const roleArnPattern = /^arn:[a-z-]+:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
 export const AwsAuditorAuthConfig = z

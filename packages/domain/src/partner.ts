@@ -7,7 +7,10 @@ import { AwsAccountId, PartnerId } from "./identifiers.ts";
  * rejected so that a typo cannot silently disable an integration.
  */
 export const PartnerConfigs = z.strictObject({
-  /** Enables the OEM integration: accounts of this partner may use `auditorAuthMethod: "cvs"`. */
+  /**
+   * The partner's own view of its OEM integration. `true` is accepted only once the operator has
+   * granted it (`PUT /admin/partners/{partnerId}/oem-integration`): only that grant opens `cvs`.
+   */
   oemIntegrationEnabled: z.boolean().optional(),
 });
 export type PartnerConfigs = z.infer<typeof PartnerConfigs>;

@@ -6,6 +6,8 @@ import type { FakeAws, StoreBodies } from "@sightline/aws/testing";
 import {
   createDb,
   getExecution,
+  issueDeliveryVerification,
+  markDeliveryProven,
   upsertMonitoredAccount,
   upsertPartner,
   upsertPartnerCustomer,
@@ -74,6 +76,7 @@ export async function openBenchEnvironment(
     now: () => new Date(),
   };
   let customers = 0;
+  let sharedPartnerId: string | undefined;
   return {
     databaseUrl,
     schema,
@@ -94,13 +97,21 @@ export async function openBenchEnvironment(
       snapshotRetentionDays: 30,
       pollingIntervalSeconds: 1,
     }),
+    // One partner for every case: the synthetic account's role trusts one external ID, and no
+    // two tenants may configure the same role and external ID.
     async addPartner() {
+      if (sharedPartnerId) return sharedPartnerId;
       const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+      sharedPartnerId = partnerId;
       await upsertPartner(ctx.db, {
         partnerId,
         awsEncryptionKeyId: INBOX_KEY_ARN,
         deliveryDestinations: { DeliverToS3: { bucketName: INBOX_BUCKET } },
       });
+      // The partner proved its inbox once, long before: the bench times analyses, not the proof.
+      const destination = { ownerId: partnerId, bucketName: INBOX_BUCKET };
+      await issueDeliveryVerification(ctx.db, destination, "bench-token");
+      await markDeliveryProven(ctx.db, destination, "bench-token");
       return partnerId;
     },
     async addCustomer(partnerId) {
@@ -113,7 +124,7 @@ export async function openBenchEnvironment(
         featureFlags: { latestReportEnabled: true, hiveEnabled: true },
       });
       if (!ref) throw new Error(`partner customer ${partnerCustomerId} not stored`);
-      await upsertMonitoredAccount(ctx.db, {
+      const monitored = await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
         accountId: ACCOUNT_ID,
@@ -121,6 +132,7 @@ export async function openBenchEnvironment(
         auditorAuthMethod: "config",
         auditorAuthConfig: { roleArn: AUDITOR_ROLE_ARN, externalId: EXTERNAL_ID },
       });
+      if (monitored.kind !== "stored") throw new Error(`account not stored: ${monitored.kind}`);
       return { kind: "partner", partnerId, partnerCustomerId };
     },
     async finished(executionIds) {

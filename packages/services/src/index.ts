@@ -19,6 +19,8 @@ export {
 export { loadMasterKey } from "./runtime/load-master-key.ts";
 export { type OpenedServices, openServiceContext } from "./runtime/open-service-context.ts";
 export { startJobQueue } from "./runtime/start-job-queue.ts";
+export { warnPendingOemRevocations } from "./runtime/warn-pending-oem-revocations.ts";
+export { warnSharedAuditorRoles } from "./runtime/warn-shared-auditor-roles.ts";
 export {
   analysisSettingsOf,
   PipelineConfig,

@@ -3,6 +3,7 @@ import { getExecutionCredential } from "@sightline/db";
 import type { OwnCredential } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { ownCredential as ownCredentialOf } from "./support/own-credential.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const pipeline = await startPipeline();
@@ -27,26 +28,7 @@ async function analyse(
   return { executionId, execution: await pipeline.finished(executionId) };
 }
 
-function ownCredential(
-  expiresAt: Date,
-  claimedExpiry = new Date(Date.now() + 3_600_000),
-): OwnCredential {
-  const session = fake.issueSession({
-    arn: `arn:aws:sts::${accountId}:assumed-role/PartnerAuditor/sightline`,
-    expiresAt,
-  });
-  return {
-    provider: "aws",
-    type: "credential_sts",
-    details: {
-      accessKey: session.accessKeyId,
-      secretKey: session.secretAccessKey,
-      sessionToken: session.sessionToken,
-      expiration: claimedExpiry.toISOString().replace(/\.\d{3}Z$/, "Z"),
-      arn: `arn:aws:sts::${accountId}:assumed-role/PartnerAuditor/sightline`,
-    },
-  };
-}
+const ownCredential = (expiresAt: Date) => ownCredentialOf(fake, accountId, expiresAt);
 
 describe("failures become data", () => {
   it("a wrong external ID fails at once, names the role, and delivers nothing", async () => {

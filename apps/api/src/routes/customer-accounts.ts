@@ -1,6 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { deleteCustomerAccount, listCustomerAccounts, upsertCustomerAccount } from "@sightline/db";
 import {
+  AppError,
+  AUDITOR_ROLE_IN_USE,
   CustomerAccountConfig,
   CustomerAccountList,
   CustomerAccountPath,
@@ -10,7 +12,7 @@ import {
 } from "@sightline/domain";
 import { defineEndpoint } from "../endpoint.ts";
 import { accountLimitReached } from "../limits.ts";
-import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
+import { auditorRoleConflict, bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
 import { customerScope } from "../scopes.ts";
 import { customerNotRegistered } from "./direct-customer.ts";
 
@@ -25,7 +27,7 @@ export const putCustomerAccount = defineEndpoint({
     operationId: "putCustomerAccount",
     summary: "Create or update monitoring for a direct customer's account",
     description:
-      "Extension of the contract, with endpoint 9's rules: the account joins the daily analysis; `provider` chooses the shapes of `accountId` and `auditorAuthConfig` (AWS `{ roleArn, externalId }`, a role of the monitored account in the provider's partition; Azure `{ tenantId, clientId }`). Only the `config` method is open to direct customers. A new account beyond the plan's limit answers 429.",
+      "Extension of the contract, with endpoint 9's rules: the account joins the daily analysis; `provider` chooses the shapes of `accountId` and `auditorAuthConfig` (AWS `{ roleArn, externalId }`, a role of the monitored account in the provider's partition; Azure `{ tenantId, clientId }`). Only the `config` method is open to direct customers. A new account beyond the plan's limit answers 429; an AWS role ARN and external ID that another tenant configures, 409.",
     tags: ["Direct customers"],
     request: {
       params: CustomerAccountPath,
@@ -34,6 +36,7 @@ export const putCustomerAccount = defineEndpoint({
     responses: {
       200: ok(CustomerAccountRecord, "Stored; the account joins the daily analysis"),
       ...errorsOf(403, 404, 429, ...bodyErrors),
+      409: auditorRoleConflict,
     },
   }),
   access: {
@@ -46,6 +49,7 @@ export const putCustomerAccount = defineEndpoint({
     const result = await upsertCustomerAccount(deps.db, body);
     if (result.kind === "unknown-customer") throw customerNotRegistered(body.customerId);
     if (result.kind === "limit-reached") throw accountLimitReached(body.accountId, result);
+    if (result.kind === "role-in-use") throw new AppError("CONFLICT", AUDITOR_ROLE_IN_USE);
     return c.json(result.record, 200);
   },
 });

@@ -15,10 +15,11 @@ const page = `<!doctype html>
 <body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script></body></html>`;
 const init = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#ui" });`;
-const assets: Record<string, string> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-};
+// A Map, not an object literal: a name like `__proto__` or `toString` must not find the prototype's.
+const assets = new Map([
+  ["swagger-ui.css", "text/css; charset=utf-8"],
+  ["swagger-ui-bundle.js", "text/javascript; charset=utf-8"],
+]);
 
 /** `/openapi.json` and interactive docs at `/docs`, served from local files (works offline). */
 export function registerDocs(app: OpenAPIHono<AppEnv>, document: object): void {
@@ -45,7 +46,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, document: object): void {
   const cache = new Map<string, Promise<Buffer>>();
   app.get("/docs/assets/:file", async (c) => {
     const file = c.req.param("file");
-    const type = assets[file];
+    const type = assets.get(file);
     if (!type) return c.notFound();
     let content = cache.get(file);
     if (!content) {

@@ -1,6 +1,7 @@
 import type { Endpoint } from "../endpoint.ts";
 import { createApiKey, revokeApiKey } from "./admin-api-keys.ts";
 import { putDirectCustomer } from "./admin-customers.ts";
+import { getOemIntegration, putOemIntegration } from "./admin-partners.ts";
 import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
 import {
   deleteCustomerAccountRoute,
@@ -59,6 +60,8 @@ export const endpoints: readonly Endpoint[] = [
   createApiKey,
   revokeApiKey,
   putDirectCustomer,
+  putOemIntegration,
+  getOemIntegration,
   healthz,
   readyz,
 ];

@@ -1,15 +1,16 @@
 import { createRoute } from "@hono/zod-openapi";
 import {
   deleteMonitoredAccount,
-  getPartner,
+  getOemGrant,
   listMonitoredAccounts,
   upsertMonitoredAccount,
 } from "@sightline/db";
 import {
   AccountMonitoringConfig,
   AppError,
+  AUDITOR_ROLE_IN_USE,
+  cvsNeedsOemIntegration,
   DeletedMonitoredAccount,
-  invalidInput,
   MonitoredAccountList,
   MonitoredAccountPath,
   MonitoredAccountRecord,
@@ -17,7 +18,7 @@ import {
 } from "@sightline/domain";
 import { defineEndpoint } from "../endpoint.ts";
 import { accountLimitReached } from "../limits.ts";
-import { bodyErrors, errors, errorsOf, jsonBody, ok } from "../openapi.ts";
+import { auditorRoleConflict, bodyErrors, errors, errorsOf, jsonBody, ok } from "../openapi.ts";
 import { partnerScope } from "../scopes.ts";
 import { respondSerialized } from "../serialized-json.ts";
 
@@ -42,7 +43,7 @@ export const putMonitoredAccount = defineEndpoint({
     operationId: "putMonitoredAccount",
     summary: "Create or update monitoring for an account",
     description:
-      "The account joins the daily analysis. `provider` chooses the shapes of `accountId` and `auditorAuthConfig`: for AWS `{ roleArn, externalId }` (a role of the monitored account, in the provider's partition), for Azure `{ tenantId, clientId }`. `auditorAuthMethod: cvs` takes no `auditorAuthConfig` and is open only to OEM partners.",
+      "The account joins the daily analysis. `provider` chooses the shapes of `accountId` and `auditorAuthConfig`: for AWS `{ roleArn, externalId }` (a role of the monitored account, in the provider's partition), for Azure `{ tenantId, clientId }`. `auditorAuthMethod: cvs` takes no `auditorAuthConfig` and is open only to partners the operator made OEM integrations (403 otherwise). An AWS role ARN and external ID that another tenant configures answer 409: choose an external ID of your own.",
     tags: ["Monitored accounts"],
     request: {
       params: MonitoredAccountPath,
@@ -51,6 +52,7 @@ export const putMonitoredAccount = defineEndpoint({
     responses: {
       200: ok(MonitoredAccountRecord, "Stored; the account joins the daily analysis"),
       ...errorsOf(403, 404, 429, ...bodyErrors),
+      409: auditorRoleConflict,
     },
   }),
   access: {
@@ -61,19 +63,15 @@ export const putMonitoredAccount = defineEndpoint({
   handler: (deps) => async (c) => {
     const body = c.req.valid("json");
     if (body.auditorAuthMethod === "cvs") {
-      const partner = await getPartner(deps.db, body.partnerId);
-      if (!partner?.configs?.oemIntegrationEnabled) {
-        throw invalidInput("request body", [
-          {
-            path: "auditorAuthMethod",
-            message: `'cvs' is available only to OEM partners (configs.oemIntegrationEnabled of partner ${body.partnerId})`,
-          },
-        ]);
-      }
+      // An unknown partner has no customers either: the write below answers 404 for it.
+      const grant = await getOemGrant(deps.db, body.partnerId);
+      if (grant && !grant.oemIntegrationEnabled)
+        throw new AppError("FORBIDDEN", cvsNeedsOemIntegration(body.partnerId));
     }
     const result = await upsertMonitoredAccount(deps.db, body);
     if (result.kind === "unknown-customer") throw partnerCustomerNotConfigured(body);
     if (result.kind === "limit-reached") throw accountLimitReached(body.accountId, result);
+    if (result.kind === "role-in-use") throw new AppError("CONFLICT", AUDITOR_ROLE_IN_USE);
     return c.json(result.record, 200);
   },
 });

@@ -1,6 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getPartner, upsertPartner } from "@sightline/db";
-import { AppError, PartnerConfig, PartnerPath, PartnerRef } from "@sightline/domain";
+import {
+  AppError,
+  oemIntegrationRule,
+  PartnerConfig,
+  PartnerPath,
+  PartnerRef,
+} from "@sightline/domain";
 import { defineEndpoint } from "../endpoint.ts";
 import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
 import { partnerScope } from "../scopes.ts";
@@ -14,7 +20,7 @@ export const putPartner = defineEndpoint({
     operationId: "putPartner",
     summary: "Create or update partner configuration",
     description:
-      "Replaces the partner's configuration (absent fields are cleared). `partnerId` in the body must equal the path's. `awsEncryptionKeyId` is required with `DeliverToS3`.",
+      "Replaces the partner's configuration (absent fields are cleared). `partnerId` in the body must equal the path's. `awsEncryptionKeyId` is required with `DeliverToS3`. `configs.oemIntegrationEnabled: true` is accepted only from a partner the operator made an OEM integration (`PUT /admin/partners/{partnerId}/oem-integration`): 403 otherwise, and nothing is stored.",
     tags: ["Partners"],
     request: { params: PartnerPath, ...jsonBody(PartnerConfig, "The partner configuration") },
     responses: { 200: ok(PartnerRef, "Stored"), ...errorsOf(403, ...bodyErrors) },
@@ -24,7 +30,16 @@ export const putPartner = defineEndpoint({
     operation: (p) => `configure partner ${p.partnerId}`,
     scope: partnerScope,
   },
-  handler: (deps) => async (c) => c.json(await upsertPartner(deps.db, c.req.valid("json")), 200),
+  handler: (deps) => async (c) => {
+    const body = c.req.valid("json");
+    const result = await upsertPartner(deps.db, body);
+    if (result.kind === "oem-not-granted")
+      throw new AppError(
+        "FORBIDDEN",
+        `configs.oemIntegrationEnabled: ${oemIntegrationRule(body.partnerId)}`,
+      );
+    return c.json(result.partner, 200);
+  },
 });
 
 /** Endpoint 7. */

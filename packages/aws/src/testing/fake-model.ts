@@ -59,6 +59,7 @@ export interface FakeAccountModel {
   readonly accountId: string;
   /** Default aws. */
   readonly partition?: AwsPartition;
+  /** A role trusting several external IDs (one per tenant) appears once per ID. */
   readonly assumableRoles?: readonly FakeAssumableRole[];
   readonly authorizationDetails?: {
     readonly UserDetailList?: readonly GaadEntry[];

@@ -1,6 +1,18 @@
 import type { AccountContext, ExecutionRow } from "@sightline/db";
-import { AppError } from "@sightline/domain";
+import { AppError, cvsNeedsOemIntegration } from "@sightline/domain";
 import type { AnalysisSettings } from "./analysis-settings.ts";
+
+/**
+ * Refuses `cvs` for an account whose partner the operator has not made an OEM integration (or
+ * no longer does): the trigger checks it, and so does the worker, for a grant revoked meanwhile.
+ */
+export function requireOemGrant(account: AccountContext): void {
+  if (!account.oemGranted)
+    throw new AppError(
+      "FORBIDDEN",
+      `Account ${account.accountId} cannot be analysed: ${cvsNeedsOemIntegration(account.partnerId ?? account.customerId)}`,
+    );
+}
 
 /**
  * Where and what the `cvs` auditor method asks: the configured credential vending service, and
@@ -11,6 +23,7 @@ export function vendingCallOf(
   execution: ExecutionRow,
   account: AccountContext,
 ) {
+  requireOemGrant(account);
   const vending = settings.credentialVending;
   if (!vending)
     throw new AppError(

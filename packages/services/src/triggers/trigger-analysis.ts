@@ -22,6 +22,7 @@ import {
   PLAN_LIMITS,
   secondsUntilNextUtcDay,
 } from "@sightline/domain";
+import { requireOemGrant } from "../analysis/vending-call.ts";
 import type { ServiceContext } from "../context.ts";
 import { sealForExecution } from "../credentials/envelope.ts";
 import { enqueueAnalysis } from "../queue/analysis-queue.ts";
@@ -100,6 +101,7 @@ function chooseAuditor(
   }
   const monitoring = account.monitoring;
   if (!monitoring) throw accountNotConfigured(request.owner, request.accountId);
+  if (monitoring.auditorAuthMethod === "cvs") requireOemGrant(account);
   return { provider: monitoring.provider, authMethod: monitoring.auditorAuthMethod };
 }
 

@@ -12,6 +12,7 @@ import { type FakeAzure, smallTenant, startFakeAzure } from "@sightline/azure/te
 import {
   createDb,
   getExecution,
+  setOemGrant,
   upsertMonitoredAccount,
   upsertPartner,
   upsertPartnerCustomer,
@@ -52,7 +53,7 @@ export interface Pipeline {
   }>;
   /**
    * A partner (folder inbox: no DeliverToS3) whose customer monitors the fake Azure's
-   * subscription with Sightline's application (`config`).
+   * subscription with Sightline's application (`config`), or with `cvs` (granted by the operator).
    */
   azurePartner(options?: {
     featureFlags?: FeatureFlags;
@@ -179,6 +180,7 @@ export async function startPipeline(
         {},
         partnerOptions.featureFlags,
       );
+      if (partnerOptions.auditorAuthMethod === "cvs") await setOemGrant(ctx.db, partnerId, true);
       await upsertMonitoredAccount(ctx.db, {
         partnerId,
         partnerCustomerId,
