@@ -94,8 +94,9 @@ describe("a partner's reports reach only a bucket it has proven to control", () 
     const before = fake.calls.length;
     const execution = await triggerAndWait(a);
     expect(execution.status).toBe("failed");
-    expect(execution.failure?.code).toBe("INBOX_DENIED");
-    expect(execution.failure?.message).toContain("111122223333");
+    // The proof is read with ExpectedBucketOwner too: S3 refuses it, and nothing is proven.
+    expect(execution.failure?.code).toBe("INBOX_UNPROVEN");
+    expect(execution.failure?.message).toContain("expected bucket owner, account 111122223333");
     expect(writesTo(inbox, before)).toEqual([]);
   });
 

@@ -15,6 +15,7 @@ import {
 import { silentLogger } from "@sightline/logging";
 import {
   DEFAULT_QUEUE_SETTINGS,
+  getDeliveryVerification,
   localMasterKey,
   startJobQueue,
   triggerAnalysis,
@@ -111,6 +112,9 @@ describe("the worker process", () => {
         externalId: smallAccount.EXTERNAL_ID,
       },
     });
+    // The partner proved its inbox, as it must before anything is delivered there.
+    const proof = await getDeliveryVerification(ctx.db, { kind: "partner", partnerId });
+    fake.putObjectAsOwner(proof.bucketName, proof.key, proof.token);
     const process = startWorkerProcess();
     worker = process.child;
     await until(() => process.lines.some((line) => line.includes('"worker started"')));

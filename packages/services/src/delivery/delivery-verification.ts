@@ -51,6 +51,23 @@ export function s3DestinationOf(delivery: DeliverySettings): S3Destination | und
 }
 
 /**
+ * The proof object's text. S3 answers a missing key with 403 to a caller that may not list the
+ * bucket (Sightline may not), so a refused read is reported, not thrown: it is no proof.
+ */
+async function readToken(
+  inbox: ReportInbox,
+  key: string,
+): Promise<{ found?: string; denied?: string }> {
+  try {
+    const found = await inbox.readText(key);
+    return found === undefined ? {} : { found };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "INBOX_DENIED") throw error;
+    return { denied: `reading it was refused: ${error.message}` };
+  }
+}
+
+/**
  * Before anything is written to an S3 destination: a proven one passes; an unproven one is
  * proven now if its token is in the bucket. Otherwise the delivery fails `INBOX_UNPROVEN`, or,
  * where the operator allows unproven destinations for a transition, goes on with a warning.
@@ -63,13 +80,15 @@ export async function proveDestination(
 ): Promise<ExecutionWarning[]> {
   const verification = await deliveryVerificationOf(db, destination);
   if (verification.status === "proven") return [];
-  const found = await inbox.readText(verification.key);
-  if (found?.trim() === verification.token) {
+  const read = await readToken(inbox, verification.key);
+  if (read.found?.trim() === verification.token) {
     await markDeliveryProven(db, destination, verification.token);
     return [];
   }
   const where = `s3://${destination.bucketName}/${verification.key}`;
-  const seen = found === undefined ? "nothing is there" : "what is there is not the token";
+  const seen =
+    read.denied ??
+    (read.found === undefined ? "nothing is there" : "what is there is not the token");
   const what = `Sightline has not verified that ${destination.ownerId} controls the bucket ${destination.bucketName} (${seen})`;
   const todo = `get the token with GET ${verificationRoute(destination.ownerId)}, put it at ${where}, then trigger the analysis again`;
   if (options.allowUnproven)
