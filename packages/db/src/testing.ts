@@ -1,10 +1,13 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import type { Executor } from "./client.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
 import { runMigrations } from "./migrate.ts";
+import { upsertPartnerCustomer } from "./partner-customers.ts";
+import { upsertPartner } from "./partners.ts";
 
 export interface TestDatabase {
   /** URL of a freshly created, migrated database of its own. */
@@ -50,4 +53,26 @@ export async function createTestDatabase(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A partner ID no other test is likely to draw. */
+export const newPartnerId = (): string => `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+
+/** A 12-digit account ID of a fresh account. */
+export const newAccountId = (): string => String(randomInt(100_000_000_000, 999_999_999_999));
+
+/** A configured partner (new unless given) and a new customer of it, delivered to the partner. */
+export async function createPartnerCustomer(
+  db: Executor,
+  partnerId = newPartnerId(),
+): Promise<{ partnerId: string; partnerCustomerId: string }> {
+  await upsertPartner(db, { partnerId });
+  const partnerCustomerId = `tenant-${randomInt(1e9)}`;
+  await upsertPartnerCustomer(db, {
+    partnerId,
+    partnerCustomerId,
+    subscriptionPlanName: "Team",
+    deliveryDestinations: [{ methodName: "DeliverToPartner" }],
+  });
+  return { partnerId, partnerCustomerId };
 }

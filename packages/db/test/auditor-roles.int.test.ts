@@ -7,29 +7,17 @@ import {
   upsertCustomerAccount,
   upsertDirectCustomer,
   upsertMonitoredAccount,
-  upsertPartner,
-  upsertPartnerCustomer,
 } from "../src/index.ts";
+import { createPartnerCustomer, newAccountId } from "../src/testing.ts";
 
 const handle = createDb(inject("databaseUrl"));
 afterAll(() => handle.close());
 const { db } = handle;
-
-async function partnerCustomer(partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`) {
-  await upsertPartner(db, { partnerId });
-  const partnerCustomerId = `tenant-${randomInt(1e9)}`;
-  await upsertPartnerCustomer(db, {
-    partnerId,
-    partnerCustomerId,
-    subscriptionPlanName: "Team",
-    deliveryDestinations: [{ methodName: "DeliverToPartner" }],
-  });
-  return { partnerId, partnerCustomerId };
-}
+const partnerCustomer = (partnerId?: string) => createPartnerCustomer(db, partnerId);
 
 /** A role of a fresh account, and an external ID no other test uses. */
 function freshRole() {
-  const accountId = String(randomInt(100_000_000_000, 999_999_999_999));
+  const accountId = newAccountId();
   const role = {
     roleArn: `arn:aws:iam::${accountId}:role/Auditor`,
     externalId: `ext-${randomInt(1e9)}`,

@@ -5,9 +5,8 @@ import {
   setOemGrant,
   upsertDirectCustomer,
   upsertMonitoredAccount,
-  upsertPartner,
-  upsertPartnerCustomer,
 } from "@sightline/db";
+import { createPartnerCustomer, newAccountId } from "@sightline/db/testing";
 import { createLogger } from "@sightline/logging";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { warnPendingOemRevocations } from "../src/runtime/warn-pending-oem-revocations.ts";
@@ -16,6 +15,7 @@ import { warnSharedAuditorRoles } from "../src/runtime/warn-shared-auditor-roles
 const handle = createDb(inject("databaseUrl"));
 afterAll(() => handle.close());
 const { db } = handle;
+const partnerCustomer = (partnerId?: string) => createPartnerCustomer(db, partnerId);
 
 /** A logger whose JSON lines the test reads back. */
 function capturingLogger() {
@@ -23,21 +23,6 @@ function capturingLogger() {
   const logger = createLogger({ write: (line) => lines.push(line) });
   const records = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   return { logger, lines, records };
-}
-
-const newPartnerId = () => `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
-const newAccountId = () => String(randomInt(100_000_000_000, 999_999_999_999));
-
-async function partnerCustomer(partnerId = newPartnerId()) {
-  await upsertPartner(db, { partnerId });
-  const partnerCustomerId = `tenant-${randomInt(1e9)}`;
-  await upsertPartnerCustomer(db, {
-    partnerId,
-    partnerCustomerId,
-    subscriptionPlanName: "Team",
-    deliveryDestinations: [{ methodName: "DeliverToPartner" }],
-  });
-  return { partnerId, partnerCustomerId };
 }
 
 describe("warnPendingOemRevocations", () => {
