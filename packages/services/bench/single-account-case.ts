@@ -69,18 +69,14 @@ export async function runSingleAccount(
     const workerCpuSeconds = usage.cpuSeconds - before.worker.cpuSeconds;
     const delivery = checkDelivery(fake, execution);
     const rows = Object.fromEntries(
-      delivery.manifest.reports.map((r) => [r.type, r.rows]),
+      (delivery.manifests[0]?.reports ?? []).map((r) => [r.type, r.rows]),
     ) as Record<ReportType, number>;
     const formats: SingleAccountResult["formats"] = {};
-    const counted = new Set<string>();
-    for (const object of delivery.manifest.objects) {
-      // The dated and latest copies are the same file: count each report's file once.
-      if (counted.has(`${object.reportType}.${object.format}`)) continue;
-      counted.add(`${object.reportType}.${object.format}`);
-      const total = formats[object.format] ?? { rows: 0, bytes: 0 };
-      formats[object.format] = {
-        rows: total.rows + object.rows,
-        bytes: total.bytes + object.bytes,
+    for (const file of delivery.files) {
+      const total = formats[file.format as ReportFormat] ?? { rows: 0, bytes: 0 };
+      formats[file.format as ReportFormat] = {
+        rows: total.rows + (rows[file.name as ReportType] ?? 0),
+        bytes: total.bytes + file.bytes,
       };
     }
     return {
