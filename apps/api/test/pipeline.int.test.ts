@@ -22,7 +22,7 @@ describe("trigger → worker → secure inbox, through the API", () => {
       );
     }
     expect(execution.reports.at(-1)).toBe(
-      `customers/${partner.customerId}/reports/aws/${accountId}/latest/manifest.latest.json`,
+      `customers/${partner.customerId}/reports/aws/${accountId}/sightline/latest/manifest.latest.json`,
     );
   });
 
@@ -39,15 +39,20 @@ describe("trigger → worker → secure inbox, through the API", () => {
       accountId,
       "latest",
     );
+    const types = [
+      "principals",
+      "resources",
+      "principal-access-summaries",
+      "resource-access-summaries",
+    ];
+    // k9's folder holds k9's CSVs only; Sightline's full rows, paths and manifest are beside.
     expect((await readdir(latest)).sort()).toEqual(
+      types.map((type) => `${type}.latest.csv`).sort(),
+    );
+    expect((await readdir(path.join(latest, "..", "sightline", "latest"))).sort()).toEqual(
       [
         "manifest.latest.json",
-        ...[
-          "principals",
-          "resources",
-          "principal-access-summaries",
-          "resource-access-summaries",
-        ].flatMap((type) => [`${type}.latest.csv`, `${type}.latest.jsonl`]),
+        ...types.map((type) => `${type}.latest.jsonl`),
         "resource-access-paths.latest.jsonl",
       ].sort(),
     );

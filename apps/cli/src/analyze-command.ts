@@ -80,7 +80,8 @@ export async function runAnalyze(command: AnalyzeCommand): Promise<Record<string
     principals: analysis.principals,
     principalMetadata: principalMetadataOf(roleLastUsed(snapshots), adminPaths),
   });
-  const options = { formats: command.formats, dir: command.out };
+  // As the service delivers them: k9's CSVs in k9's form, Sightline's full rows in the others.
+  const options = { formats: command.formats, dir: command.out, csvDialect: "k9" as const };
   const counts: Record<string, number> = {};
   const record = (report: WrittenReport) => {
     counts[report.type] = report.rows;

@@ -33,7 +33,9 @@ export const USAGE = `usage:
   --organization       { "isManagementAccount"?, "serviceControlPolicies"?: [{ "target", "policies" }], ... }
   --format             report formats, repeated or comma-separated (default csv); the reports are
                        principals, resources, principal-access-summaries, resource-access-summaries,
-                       and resource-access-paths (JSON Lines, and Parquet when asked)
+                       and resource-access-paths (JSON Lines, and Parquet when asked). An AWS
+                       account's CSVs are k9's (its columns and value formats); jsonl and parquet
+                       hold every column (granted_by, iam_admin_path, conditional, ...)
   --show               analyze: also print the access of these principals (ARN or name) and
                        resources (ARN), or of all, one line per row with the policies that grant
                        it, e.g. "granted by: AdministratorAccess (managed, arn:…) [#0], inline 'x'

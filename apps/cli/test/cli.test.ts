@@ -112,7 +112,7 @@ const analyze = (out: string, formats: AnalyzeCommand["formats"]) =>
 const lines = async (file: string) => (await readFile(file, "utf8")).trimEnd().split("\r\n");
 
 describe("sightline analyze", () => {
-  it("writes the four reports in k9's CSV layouts, Sightline's columns after k9's", async () => {
+  it("writes the four reports as k9's CSVs: k9's columns, in k9's value formats", async () => {
     const counts = await analyze("out-csv", ["csv"]);
     expect(counts).toEqual({
       principals: 2,
@@ -123,28 +123,29 @@ describe("sightline analyze", () => {
       issues: 0,
     });
     const out = path.join(dir, "out-csv");
+    // k9's CSVs: k9's columns only, in k9's value formats (True/False, times with +00:00).
     expect(await lines(path.join(out, "principals.csv"))).toEqual([
-      "analysis_time,principal_name,principal_arn,principal_type,principal_is_iam_admin,principal_last_used,principal_tag_business_unit,principal_tag_environment,principal_tag_used_by,principal_tags,password_last_used,password_last_rotated,password_state,access_key_1_last_used,access_key_1_last_rotated,access_key_1_state,access_key_2_last_used,access_key_2_last_rotated,access_key_2_state,principal_account_id,principal_is_iam_admin_conditional,group_arns,permissions_boundary_arn,iam_admin_path,iam_admin_granted_by,iam_admin_actions",
-      "2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,false,,,,,{},,,,,,,,,,111122223333,false,[],,[],[],[]",
-      '2026-03-04T07:15:00.000Z,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,false,2026-02-01T10:00:00.000Z,Payments,,,"{""BusinessUnit"":""Payments""}",,,,,,,,,,111122223333,false,[],,[],[],[]',
+      "analysis_time,principal_name,principal_arn,principal_type,principal_is_iam_admin,principal_last_used,principal_tag_business_unit,principal_tag_environment,principal_tag_used_by,principal_tags,password_last_used,password_last_rotated,password_state,access_key_1_last_used,access_key_1_last_rotated,access_key_1_state,access_key_2_last_used,access_key_2_last_rotated,access_key_2_state",
+      "2026-03-04T07:15:00.000000+00:00,alice,arn:aws:iam::111122223333:user/alice,IAMUser,False,,,,,{},,,,,,,,,",
+      '2026-03-04T07:15:00.000000+00:00,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,False,2026-02-01 10:00:00+00:00,Payments,,,"{""BusinessUnit"":""Payments""}",,,,,,,,,',
     ]);
     expect(await lines(path.join(out, "principal-access-summaries.csv"))).toEqual([
-      "analysis_time,principal_name,principal_arn,principal_type,principal_tags,service_name,access_capability,resource_arn,conditional,except_resources,resource_pattern,granted_by",
-      '2026-03-04T07:15:00.000Z,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports/*,false,[],arn:aws:s3:::reports/*,"[{""policyType"":""inline"",""policyName"":""read-reports"",""sids"":[""#0""]}]"',
+      "analysis_time,principal_name,principal_arn,principal_type,principal_tags,service_name,access_capability,resource_arn",
+      "2026-03-04T07:15:00.000000+00:00,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports/*",
     ]);
     const resourceAccess = await lines(path.join(out, "resource-access-summaries.csv"));
     expect(resourceAccess[0]).toBe(
-      "analysis_time,service_name,resource_name,resource_arn,access_capability,principal_type,principal_name,principal_arn,resource_tag_confidentiality,resource_type,principal_in_account,conditional,granted_by",
+      "analysis_time,service_name,resource_name,resource_arn,access_capability,principal_type,principal_name,principal_arn,resource_tag_confidentiality",
     );
     expect(resourceAccess.slice(1).sort()).toEqual([
-      '2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,Account,444455556666,444455556666,,S3Bucket,false,false,"[{""policyType"":""resource"",""policyArn"":""arn:aws:s3:::reports"",""sids"":[""#0""]}]"',
-      '2026-03-04T07:15:00.000Z,S3,reports,arn:aws:s3:::reports,read-data,IAMUser,alice,arn:aws:iam::111122223333:user/alice,,S3Bucket,true,false,"[{""policyType"":""inline"",""policyName"":""read-reports"",""sids"":[""#0""]}]"',
-      '2026-03-04T07:15:00.000Z,STS,deployer,arn:aws:iam::111122223333:role/deployer,use-resource,Service,codebuild.amazonaws.com,codebuild.amazonaws.com,,IAMRole,false,false,"[{""policyType"":""resource"",""policyArn"":""arn:aws:iam::111122223333:role/deployer"",""sids"":[""#0""]}]"',
+      "2026-03-04T07:15:00.000000+00:00,S3,reports,arn:aws:s3:::reports,read-data,Account,444455556666,444455556666,",
+      "2026-03-04T07:15:00.000000+00:00,S3,reports,arn:aws:s3:::reports,read-data,IAMUser,alice,arn:aws:iam::111122223333:user/alice,",
+      "2026-03-04T07:15:00.000000+00:00,STS,deployer,arn:aws:iam::111122223333:role/deployer,use-resource,Service,codebuild.amazonaws.com,codebuild.amazonaws.com,",
     ]);
     expect(await lines(path.join(out, "resources.csv"))).toEqual([
-      "analysis_time,resource_name,resource_arn,resource_type,resource_tag_business_unit,resource_tag_environment,resource_tag_owner,resource_tag_confidentiality,resource_tag_integrity,resource_tag_availability,resource_tags,resource_account_id,service_name,allows_any_principal",
-      '2026-03-04T07:15:00.000Z,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,Payments,,,,,,"{""BusinessUnit"":""Payments""}",111122223333,STS,false',
-      "2026-03-04T07:15:00.000Z,reports,arn:aws:s3:::reports,S3Bucket,,,,,,,{},111122223333,S3,false",
+      "analysis_time,resource_name,resource_arn,resource_type,resource_tag_business_unit,resource_tag_environment,resource_tag_owner,resource_tag_confidentiality,resource_tag_integrity,resource_tag_availability,resource_tags",
+      '2026-03-04T07:15:00.000000+00:00,deployer,arn:aws:iam::111122223333:role/deployer,IAMRole,Payments,,,,,,"{""BusinessUnit"":""Payments""}"',
+      "2026-03-04T07:15:00.000000+00:00,reports,arn:aws:s3:::reports,S3Bucket,,,,,,,{}",
     ]);
     expect(JSON.parse(await readFile(path.join(out, "issues.json"), "utf8"))).toEqual([]);
   });
@@ -193,24 +194,32 @@ describe("sightline analyze", () => {
     const out = path.join(dir, "out-paths");
     const counts = await runAnalyze({
       authorizationDetails: files,
-      formats: ["csv"],
+      formats: ["csv", "jsonl"],
       out,
       analysisTime,
       progress: () => {},
     });
     expect(counts["resource-access-paths"]).toBe(2);
-    const rows = await lines(path.join(out, "principals.csv"));
-    const rowOf = (arn: string) => rows.find((row) => row.includes(`,${arn},`));
+    // Sightline's columns are in the full rows (JSON Lines here), not in k9's CSV.
+    const rows = (await readFile(path.join(out, "principals.jsonl"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const rowOf = (arn: string) => rows.find((row) => row.principal_arn === arn);
     // iam_admin_path: alice's chain to the admin; the admin itself has none, but the policy
-    // that makes it one and the IAM actions it allows (the last two columns).
-    expect(rowOf(ALICE)).toMatch(
-      new RegExp(`,"\\[""${ALICE}"",""${HOP}"",""${TARGET}""\\]",\\[\\],\\[\\]$`),
-    );
-    expect(rowOf(TARGET)).toMatch(
-      new RegExp(
-        `^[^,]+,target,${TARGET},IAMRole,true,.*,\\[\\],"\\[\\{""policyType"":""inline"",""policyName"":""iam-admin"",""sids"":\\[""#0""\\]\\}\\]","\\[""iam:[^"]+"".*\\]"$`,
-      ),
-    );
+    // that makes it one and the IAM actions it allows.
+    expect(rowOf(ALICE)).toMatchObject({
+      iam_admin_path: [ALICE, HOP, TARGET],
+      iam_admin_granted_by: [],
+      iam_admin_actions: [],
+    });
+    expect(rowOf(TARGET)).toMatchObject({
+      principal_name: "target",
+      principal_is_iam_admin: true,
+      iam_admin_path: [],
+      iam_admin_granted_by: [{ policyType: "inline", policyName: "iam-admin", sids: ["#0"] }],
+      iam_admin_actions: expect.arrayContaining([expect.stringMatching(/^iam:/)]),
+    });
     const paths = (await readFile(path.join(out, "resource-access-paths.jsonl"), "utf8"))
       .trimEnd()
       .split("\n")

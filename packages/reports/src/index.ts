@@ -67,8 +67,14 @@ export { openCsvWriter } from "./writers/csv-writer.ts";
 export type { WrittenFile } from "./writers/hashing-file.ts";
 export { openJsonLinesWriter } from "./writers/jsonl-writer.ts";
 export { DEFAULT_ROW_GROUP_SIZE, openParquetWriter } from "./writers/parquet-writer.ts";
-export type { OpenRowWriter, RowWriter, RowWriterOptions } from "./writers/row-writer.ts";
+export type {
+  CsvDialect,
+  OpenRowWriter,
+  RowWriter,
+  RowWriterOptions,
+} from "./writers/row-writer.ts";
 export {
+  fullRowFormats,
   REPORT_FORMATS,
   type ReportFormat,
   type WriteReportOptions,

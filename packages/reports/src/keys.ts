@@ -56,16 +56,27 @@ function provider(value: ReportProvider): ReportProvider {
 const accountPrefix = ({ provider: p, customerId, accountId }: AccountParts) =>
   `customers/${segment("customerId", customerId)}/reports/${provider(p)}/${segment("accountId", accountId)}`;
 
-/** `customers/<customerId>/reports/<aws|azure>/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.<ext>` */
+/**
+ * The folder of an object: the CSVs in the account's folder (k9's, which k9's tools walk by
+ * name), everything else of Sightline's (full rows as Parquet or JSON Lines, the access paths,
+ * the manifests) in the account's `sightline/` folder, where k9's tools do not look.
+ */
+const folderOf = (parts: AccountParts, ext: string) =>
+  ext === "csv" ? accountPrefix(parts) : `${accountPrefix(parts)}/sightline`;
+
+/**
+ * `customers/<customerId>/reports/<aws|azure>/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.csv`;
+ * other formats and the manifest the same under `<accountId>/sightline/`.
+ */
 export function datedReportKey(parts: DatedParts, name: ObjectName, ext: string): string {
   const t = parts.reportMinute ?? parts.analysisTime;
   const stamp = `${utcDay(t)}-${two(t.getUTCHours())}${two(t.getUTCMinutes())}`;
-  return `${accountPrefix(parts)}/${t.getUTCFullYear()}/${two(t.getUTCMonth() + 1)}/${name}.${stamp}.${ext}`;
+  return `${folderOf(parts, ext)}/${t.getUTCFullYear()}/${two(t.getUTCMonth() + 1)}/${name}.${stamp}.${ext}`;
 }
 
-/** `customers/<customerId>/reports/<aws|azure>/<accountId>/latest/<name>.latest.<ext>` */
+/** `…/<accountId>/latest/<name>.latest.csv`; other formats and the manifest under `<accountId>/sightline/latest/`. */
 export function latestReportKey(parts: AccountParts, name: ObjectName, ext: string): string {
-  return `${accountPrefix(parts)}/latest/${name}.latest.${ext}`;
+  return `${folderOf(parts, ext)}/latest/${name}.latest.${ext}`;
 }
 
 /**

@@ -39,8 +39,15 @@ describe("report keys", () => {
     expect(datedReportKey(target, "principals", "csv")).toBe(
       `${account}/2026/01/principals.2026-01-31-2359.csv`,
     );
+    expect(latestReportKey(target, "resource-access-summaries", "csv")).toBe(
+      `${account}/latest/resource-access-summaries.latest.csv`,
+    );
+    // Sightline's own objects stay out of k9's folders.
     expect(latestReportKey(target, "resource-access-summaries", "jsonl")).toBe(
-      `${account}/latest/resource-access-summaries.latest.jsonl`,
+      `${account}/sightline/latest/resource-access-summaries.latest.jsonl`,
+    );
+    expect(datedReportKey(target, "resource-access-paths", "parquet")).toBe(
+      `${account}/sightline/2026/01/resource-access-paths.2026-01-31-2359.parquet`,
     );
     expect(hiveReportKey(target, "principal-access-summaries")).toBe(
       "hive/principal-access-summaries/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principal-access-summaries.parquet",
@@ -59,7 +66,7 @@ describe("report keys", () => {
       `${prefix}/2026/01/principals.2026-01-31-2359.csv`,
     );
     expect(latestReportKey(azure, "manifest", "json")).toBe(
-      `${prefix}/latest/manifest.latest.json`,
+      `${prefix}/sightline/latest/manifest.latest.json`,
     );
     expect(hiveReportKey(azure, "principals")).toBe(
       "hive/azure/principals/customer_id=P123456-000000000042/account_id=0b1f6471-1bf0-4dda-aec3-111122223333/dt=2026-01-31/principals.parquet",
@@ -99,11 +106,11 @@ describe("delivery plan and manifest", () => {
     const plan = planReportObjects(reports, target);
     expect(keysOf(plan.dated)).toEqual([
       `${account}/2026/01/principals.2026-01-31-2359.csv`,
-      `${account}/2026/01/principals.2026-01-31-2359.parquet`,
+      `${account}/sightline/2026/01/principals.2026-01-31-2359.parquet`,
     ]);
     expect(keysOf(plan.latest)).toEqual([
       `${account}/latest/principals.latest.csv`,
-      `${account}/latest/principals.latest.parquet`,
+      `${account}/sightline/latest/principals.latest.parquet`,
     ]);
     expect(keysOf(plan.hive)).toEqual([
       "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
@@ -117,8 +124,10 @@ describe("delivery plan and manifest", () => {
       `${account}/latest/principals.latest.csv`,
       "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
     ]);
-    expect(datedManifestKey(target)).toBe(`${account}/2026/01/manifest.2026-01-31-2359.json`);
-    expect(latestManifestKey(target)).toBe(`${account}/latest/manifest.latest.json`);
+    expect(datedManifestKey(target)).toBe(
+      `${account}/sightline/2026/01/manifest.2026-01-31-2359.json`,
+    );
+    expect(latestManifestKey(target)).toBe(`${account}/sightline/latest/manifest.latest.json`);
   });
 
   it("date the keys by the report minute when another analysis held the analysis's minute", () => {
@@ -159,7 +168,7 @@ describe("delivery plan and manifest", () => {
           rows: 3,
         },
         {
-          key: `${account}/2026/01/principals.2026-01-31-2359.parquet`,
+          key: `${account}/sightline/2026/01/principals.2026-01-31-2359.parquet`,
           bytes: 20,
           sha256: sha("b"),
           reportType: "principals",

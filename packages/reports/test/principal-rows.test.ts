@@ -97,7 +97,7 @@ describe("buildPrincipalRow", () => {
       principal_last_used: at(4),
       password_last_used: at(1),
       password_last_rotated: at(0),
-      password_state: "Enabled",
+      password_state: "Active",
       access_key_1_last_used: at(4),
       access_key_1_last_rotated: at(2),
       access_key_1_state: "Active",

@@ -86,11 +86,15 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
       "principal-access-summaries",
       "resource-access-summaries",
     ]) {
-      for (const ext of ["csv", "jsonl"]) {
+      // The CSVs in the account's folder, the full rows (JSON Lines) in its sightline/ folder.
+      for (const [folder, ext] of [
+        [prefix, "csv"],
+        [`${prefix}/sightline`, "jsonl"],
+      ]) {
         expect(keys).toContain(
-          `${prefix}/${stamp?.slice(0, 4)}/${stamp?.slice(5, 7)}/${type}.${stamp}.${ext}`,
+          `${folder}/${stamp?.slice(0, 4)}/${stamp?.slice(5, 7)}/${type}.${stamp}.${ext}`,
         );
-        expect(keys).toContain(`${prefix}/latest/${type}.latest.${ext}`);
+        expect(keys).toContain(`${folder}/latest/${type}.latest.${ext}`);
       }
       expect(keys).toContain(
         `hive/azure/${type}/customer_id=${partner.customerId}/account_id=${SUB}/dt=${day}/${type}.parquet`,
@@ -101,7 +105,7 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
 
     // The latest manifest (last) lists the latest copies, each in the folder inbox with its SHA-256.
     const manifestKey = keys.at(-1) ?? "";
-    expect(manifestKey).toBe(`${prefix}/latest/manifest.latest.json`);
+    expect(manifestKey).toBe(`${prefix}/sightline/latest/manifest.latest.json`);
     const manifest = Manifest.parse(JSON.parse(await readFile(inboxFile(manifestKey), "utf8")));
     expect(manifest).toMatchObject({
       executionId,
@@ -125,7 +129,9 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
     for (const id of smallTenant.ASSIGNED_PRINCIPAL_IDS) expect(principals).toContain(id);
     expect(principals).not.toContain(smallTenant.DAVE);
     expect(rows.length).toBeGreaterThanOrEqual(smallTenant.ASSIGNED_PRINCIPAL_IDS.length);
-    const jsonl = (await readFile(inboxFile(`${prefix}/latest/principals.latest.jsonl`), "utf8"))
+    const jsonl = (
+      await readFile(inboxFile(`${prefix}/sightline/latest/principals.latest.jsonl`), "utf8")
+    )
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -161,7 +167,7 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
     const execution = await pipeline.finished(executionId);
     expect(execution).toMatchObject({ status: "succeeded", failureCode: null });
     expect(execution.reportKeys.at(-1)).toBe(
-      `customers/${partner.customerId}/reports/azure/${SUB}/${execution.startedAt?.toISOString().slice(0, 4)}/${execution.startedAt?.toISOString().slice(5, 7)}/manifest.${execution.startedAt?.toISOString().slice(0, 16).replace("T", "-").replace(":", "")}.json`,
+      `customers/${partner.customerId}/reports/azure/${SUB}/sightline/${execution.startedAt?.toISOString().slice(0, 4)}/${execution.startedAt?.toISOString().slice(5, 7)}/manifest.${execution.startedAt?.toISOString().slice(0, 16).replace("T", "-").replace(":", "")}.json`,
     );
     const asked = vended.filter((v) => v.executionId === executionId);
     expect(asked.map((v) => v.scope).sort()).toEqual([

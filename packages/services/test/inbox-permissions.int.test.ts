@@ -239,7 +239,9 @@ describe("deploy/aws/inbox-bucket-policy.json", () => {
       "allowed",
     );
     const own = `customers/${CUSTOMER_ID}/reports/aws/210987654321`;
-    expect(decide("s3:DeleteObject", `${own}/latest/manifest.latest.json`, false)).toBe("allowed");
+    expect(decide("s3:DeleteObject", `${own}/sightline/latest/manifest.latest.json`, false)).toBe(
+      "allowed",
+    );
     expect(decide("s3:DeleteObject", `${own}/latest/principals.latest.csv`, false)).not.toBe(
       "allowed",
     );

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { smallAccount } from "@sightline/aws/testing";
 import { latestSnapshot } from "@sightline/db";
-import { Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
+import { K9_COLUMN_COUNT, Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
 import { afterAll, describe, expect, it } from "vitest";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { startPipeline } from "./support/pipeline.ts";
@@ -67,11 +67,15 @@ describe("an analysis, end to end through the fake AWS", () => {
       "resource-access-summaries",
     ];
     for (const type of types) {
-      for (const ext of ["csv", "jsonl"]) {
+      // The CSVs in the account's folder, the full rows (JSON Lines) in its sightline/ folder.
+      for (const [folder, ext] of [
+        [prefix, "csv"],
+        [`${prefix}/sightline`, "jsonl"],
+      ]) {
         expect(keys).toContain(
-          `${prefix}/${stamp?.slice(0, 4)}/${stamp?.slice(5, 7)}/${type}.${stamp}.${ext}`,
+          `${folder}/${stamp?.slice(0, 4)}/${stamp?.slice(5, 7)}/${type}.${stamp}.${ext}`,
         );
-        expect(keys).toContain(`${prefix}/latest/${type}.latest.${ext}`);
+        expect(keys).toContain(`${folder}/latest/${type}.latest.${ext}`);
       }
       const day = stamp?.slice(0, 10);
       expect(keys).toContain(
@@ -119,7 +123,12 @@ describe("an analysis, end to end through the fake AWS", () => {
     )
       ?.body.toString("utf8")
       .split("\r\n");
-    expect(access?.[0]).toBe(PRINCIPAL_ACCESS_COLUMNS.map((c) => c.name).join(","));
+    // k9's CSV: exactly k9's columns; Sightline's full rows are in the sightline/ folder.
+    const k9Columns = PRINCIPAL_ACCESS_COLUMNS.slice(
+      0,
+      K9_COLUMN_COUNT["principal-access-summaries"],
+    );
+    expect(access?.[0]).toBe(k9Columns.map((c) => c.name).join(","));
     // The access paths: who reaches the admin role, and who outside the account comes in.
     const paths = inbox(keys.find((k) => k.endsWith(`resource-access-paths.${stamp}.jsonl`)) ?? "")
       ?.body.toString("utf8")
@@ -152,9 +161,25 @@ describe("an analysis, end to end through the fake AWS", () => {
 
     const rows = access?.filter((line) => line.includes(",carol,")) ?? [];
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(
-      /,S3,read-data,arn:aws:s3:::reports,false,\[\],arn:aws:s3:::reports\/\*/,
-    );
+    expect(rows[0]).toMatch(/,S3,read-data,arn:aws:s3:::reports$/);
+    const full = inbox(
+      keys.find((k) => k.endsWith(`principal-access-summaries.${stamp}.jsonl`)) ?? "",
+    )
+      ?.body.toString("utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((row) => row.principal_name === "carol");
+    expect(full).toEqual([
+      expect.objectContaining({
+        service_name: "S3",
+        access_capability: "read-data",
+        resource_arn: "arn:aws:s3:::reports",
+        conditional: false,
+        except_resources: [],
+        resource_pattern: "arn:aws:s3:::reports/*",
+      }),
+    ]);
   });
 
   it("collects with the assumed role's credentials, and stores the snapshot", async () => {

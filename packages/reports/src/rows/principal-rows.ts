@@ -4,7 +4,7 @@ import type { ReportContext } from "./report-context.ts";
 import type { AccessKeyCredential, UserCredentials } from "./report-metadata.ts";
 
 // k9's values: a credential that exists has a state, one that does not leaves every column blank.
-const PASSWORD_ENABLED = "Enabled";
+const PASSWORD_ENABLED = "Active";
 const keyState = (key: AccessKeyCredential | undefined) =>
   key === undefined ? "" : key.active ? "Active" : "Inactive";
 

@@ -8,6 +8,33 @@ export function csvText(value: CellValue | undefined): string {
   return value instanceof Date ? value.toISOString() : JSON.stringify(value);
 }
 
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** `YYYY-MM-DD HH:MM:SS+00:00`: k9's times (Python's `str()` of an aware UTC datetime). */
+function k9Time(time: Date): string {
+  const day = `${time.getUTCFullYear()}-${two(time.getUTCMonth() + 1)}-${two(time.getUTCDate())}`;
+  return `${day} ${two(time.getUTCHours())}:${two(time.getUTCMinutes())}:${two(time.getUTCSeconds())}+00:00`;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`: k9's `analysis_time` (Python's `isoformat()`, microseconds). */
+function k9AnalysisTime(time: Date): string {
+  return `${time.toISOString().slice(0, 23)}000+00:00`;
+}
+
+/**
+ * A cell as k9 writes it in its CSVs: booleans `True`/`False`, `analysis_time` with
+ * microseconds and `+00:00`, other times `YYYY-MM-DD HH:MM:SS+00:00`, blank for never.
+ */
+export function k9CsvText(column: string): (value: CellValue | undefined) => string {
+  const time = column === "analysis_time" ? k9AnalysisTime : k9Time;
+  return (value) => {
+    if (typeof value === "string") return value;
+    if (typeof value === "boolean") return value ? "True" : "False";
+    if (value === undefined) return "";
+    return value instanceof Date ? time(value) : JSON.stringify(value);
+  };
+}
+
 /** A cell as a JSON value: timestamps as ISO-8601 UTC strings, absent as `null`. */
 export function jsonText(value: CellValue | undefined): string {
   if (value === undefined) return "null";

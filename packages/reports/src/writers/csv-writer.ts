@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import { csvText, encodeRepeats } from "./cell-text.ts";
+import { csvText, encodeRepeats, k9CsvText } from "./cell-text.ts";
 import type { OpenRowWriter } from "./row-writer.ts";
 import { openTextRowWriter } from "./text-row-writer.ts";
 
@@ -14,10 +14,14 @@ const CSV_OPTIONS = {
   quoted_match: /[\r\n]/,
   record_delimiter: "windows",
 } as const;
+/** k9's reports keep AWS values exact: IAM names and tags cannot hold a formula call. */
+const K9_OPTIONS = { ...CSV_OPTIONS, escape_formulas: false } as const;
 const RECORD_END = "\r\n";
 
 /** Cells csv-stringify would write unchanged: nothing to quote, no formula start. */
 const PLAIN = /^(?![=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])[^",\r\n]*$/;
+/** The same without formula escaping: nothing to quote. */
+const PLAIN_K9 = /^[^",\r\n]*$/;
 
 /** Distinct non-plain cells remembered (tags JSON repeats on every row of a principal). */
 const MEMO_LIMIT = 10_000;
@@ -26,13 +30,15 @@ const MEMO_LIMIT = 10_000;
  * csv-stringify decides every cell that needs quoting or escaping. Plain cells, most of a
  * report, skip it: calling it for each of them made CSV writing three times slower.
  */
-function createCsvCell() {
+function createCsvCell(k9: boolean) {
   const memo = new Map<string, string>();
+  const plain = k9 ? PLAIN_K9 : PLAIN;
+  const options = { ...(k9 ? K9_OPTIONS : CSV_OPTIONS), eof: false };
   return (text: string): string => {
-    if (PLAIN.test(text)) return text;
+    if (plain.test(text)) return text;
     let cell = memo.get(text);
     if (cell === undefined) {
-      cell = stringify([[text]], { ...CSV_OPTIONS, eof: false });
+      cell = stringify([[text]], options);
       if (memo.size >= MEMO_LIMIT) memo.clear();
       memo.set(text, cell);
     }
@@ -40,13 +46,14 @@ function createCsvCell() {
   };
 }
 
-/** CSV (RFC 4180, CRLF line ends) with a header row of the column names. */
-export const openCsvWriter: OpenRowWriter = (path, columns) => {
-  const cell = createCsvCell();
-  const fields = columns.map((column) => ({
-    name: column.name,
-    encode: encodeRepeats((value) => cell(csvText(value))),
-  }));
+/** CSV (RFC 4180, CRLF line ends) with a header row of the column names, in a dialect. */
+export const openCsvWriter: OpenRowWriter = (path, columns, options = {}) => {
+  const k9 = options.csvDialect === "k9";
+  const cell = createCsvCell(k9);
+  const fields = columns.map((column) => {
+    const text = k9 ? k9CsvText(column.name) : csvText;
+    return { name: column.name, encode: encodeRepeats((value) => cell(text(value))) };
+  });
   const header = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;
   return openTextRowWriter(path, header, (row) => {
     let line = "";

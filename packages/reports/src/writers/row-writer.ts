@@ -11,9 +11,18 @@ export interface RowWriter {
   abort(): Promise<void>;
 }
 
+/**
+ * How a CSV is written: `k9`, as k9 writes its four AWS reports (its value formats, values kept
+ * exact: AWS names and tags allow no formula calls); `sightline`, ISO-8601 times, `true`/`false`,
+ * and formula escaping for text that can come from a tenant's directory (Azure display names).
+ */
+export type CsvDialect = "k9" | "sightline";
+
 export interface RowWriterOptions {
   /** Parquet only: rows per row group, the rows the writer holds in memory at once. */
   rowGroupSize?: number;
+  /** CSV only. Default `sightline`. */
+  csvDialect?: CsvDialect;
 }
 
 export type OpenRowWriter = (

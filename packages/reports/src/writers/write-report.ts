@@ -1,14 +1,19 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { REPORT_COLUMNS, type ReportRows, type ReportType } from "../columns/report-columns.ts";
+import {
+  K9_COLUMN_COUNT,
+  REPORT_COLUMNS,
+  type ReportRows,
+  type ReportType,
+} from "../columns/report-columns.ts";
 import type { ReportFormat } from "../report-formats.ts";
 import { openCsvWriter } from "./csv-writer.ts";
 import type { WrittenFile } from "./hashing-file.ts";
 import { openJsonLinesWriter } from "./jsonl-writer.ts";
 import { openParquetWriter } from "./parquet-writer.ts";
-import type { OpenRowWriter, RowWriter } from "./row-writer.ts";
+import type { CsvDialect, OpenRowWriter, RowWriter } from "./row-writer.ts";
 
-export { REPORT_FORMATS, type ReportFormat } from "../report-formats.ts";
+export { fullRowFormats, REPORT_FORMATS, type ReportFormat } from "../report-formats.ts";
 
 const OPENERS: Readonly<Record<ReportFormat, OpenRowWriter>> = {
   csv: openCsvWriter,
@@ -23,6 +28,11 @@ export interface WriteReportOptions {
   baseName?: string;
   /** Rows per Parquet row group (see `openParquetWriter`). */
   parquetRowGroupSize?: number;
+  /**
+   * `k9` (AWS): the CSV holds exactly k9's columns, in k9's value formats, while the other
+   * formats hold every column. Default `sightline`: every format every column.
+   */
+  csvDialect?: CsvDialect;
 }
 
 export interface WrittenReportFile extends WrittenFile {
@@ -65,11 +75,22 @@ export async function writeReport<T extends ReportType>(
   if (formats.length === 0) throw new Error("writeReport needs at least one format");
   await mkdir(options.dir, { recursive: true });
   const base = path.join(options.dir, options.baseName ?? type);
-  const writerOptions =
-    options.parquetRowGroupSize === undefined ? {} : { rowGroupSize: options.parquetRowGroupSize };
+  const writerOptions = {
+    ...(options.parquetRowGroupSize === undefined
+      ? {}
+      : { rowGroupSize: options.parquetRowGroupSize }),
+    ...(options.csvDialect ? { csvDialect: options.csvDialect } : {}),
+  };
+  const k9Csv = options.csvDialect === "k9";
+  if (k9Csv && formats.includes("csv") && K9_COLUMN_COUNT[type] === 0)
+    throw new Error(`k9 has no ${type} report: it has no k9 CSV`);
+  const columnsOf = (format: ReportFormat) =>
+    k9Csv && format === "csv"
+      ? REPORT_COLUMNS[type].slice(0, K9_COLUMN_COUNT[type])
+      : REPORT_COLUMNS[type];
   const outputs = formats.map((format) => ({
     format,
-    writer: OPENERS[format](`${base}.${format}`, REPORT_COLUMNS[type], writerOptions),
+    writer: OPENERS[format](`${base}.${format}`, columnsOf(format), writerOptions),
   }));
   const writers = outputs.map((output) => output.writer);
   let count = 0;

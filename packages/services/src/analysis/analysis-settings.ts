@@ -29,7 +29,7 @@ export interface AnalysisSettings {
   allowUnprovenDestinations?: boolean;
 }
 
-export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["csv", "jsonl"];
+export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["csv", "parquet"];
 
 /** How the worker reaches Azure as Sightline's own multi-tenant Entra ID application. */
 export interface AzureSettings {

@@ -25,6 +25,7 @@ import {
 } from "@sightline/engine";
 import type { Logger } from "@sightline/logging";
 import {
+  fullRowFormats,
   type ReportFormat,
   type ReportProvider,
   type WrittenReport,
@@ -161,8 +162,10 @@ async function analyseAndDeliver(
       reportMinute: await assignReportMinute(ctx.db, execution.executionId, analysisTime),
       latest: flags.latestReportEnabled === true,
       hive: flags.hiveEnabled === true,
-      // The access paths report (AWS) is JSON Lines whatever the formats of the others.
-      formats: [...new Set<ReportFormat>([...settings.formats, "jsonl"])],
+      // Full rows and the access paths (AWS) go out in Parquet when the formats name only CSV.
+      formats: [
+        ...new Set<ReportFormat>([...settings.formats, ...fullRowFormats(settings.formats)]),
+      ],
     },
     reports,
     warnings,

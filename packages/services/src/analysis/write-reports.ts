@@ -8,6 +8,7 @@ import {
 } from "@sightline/engine";
 import {
   createReportContext,
+  fullRowFormats,
   principalAccessReportRows,
   principalReportRows,
   type ReportFormat,
@@ -48,7 +49,8 @@ export async function writeReports(input: {
     ...Object.keys(metadata.keys),
     ...roles,
   ]);
-  const options = { dir, formats };
+  // k9's four CSVs are k9's in form; the other formats carry Sightline's full rows.
+  const options = { dir, formats, csvDialect: "k9" as const };
   return [
     await writeReport("principals", principalReportRows(analysis.principals, context), options),
     await writeReport(
@@ -71,7 +73,7 @@ export async function writeReports(input: {
     await writeReport(
       "resource-access-paths",
       resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
-      { dir, formats: formats.includes("parquet") ? ["jsonl", "parquet"] : ["jsonl"] },
+      { dir, formats: fullRowFormats(formats) },
     ),
   ];
 }

@@ -38,7 +38,7 @@ export const PipelineConfig = z
     SIGHTLINE_AZURE_AUTHORITY_HOST: z.url({ protocol: /^https$/ }).optional(),
     SIGHTLINE_REPORT_FORMATS: list
       .pipe(z.array(z.enum(REPORT_FORMATS)).min(1, "must name at least one format"))
-      .default(["csv", "jsonl"]),
+      .default(["csv", "parquet"]),
     /** S3-compatible inbox endpoints (and the loopback fake) need path-style bucket addressing. */
     SIGHTLINE_S3_FORCE_PATH_STYLE: z.stringbool().default(false),
     /** A transition after the upgrade: deliver to destinations not proven yet, with a warning. */
