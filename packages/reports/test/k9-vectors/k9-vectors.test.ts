@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { K9_COLUMN_COUNT, REPORT_COLUMNS } from "../../src/index.ts";
 import {
+  ATHENA_CSV_FILE_TYPES,
   ATHENA_LOCATIONS,
   athenaCsvKey,
   athenaParquetKey,
@@ -399,5 +401,59 @@ describe("the folder layout", () => {
     expect(k9LayoutViolations([...k9Listing, `${account}/sightline/latest/manifest.json`])).toEqual(
       [expect.stringMatching(/^k9-cli's folder walk fails: invalid report filename/)],
     );
+  });
+});
+
+describe("docs/integrations.md's Athena tables", () => {
+  const doc = readFileSync(new URL("../../../../docs/integrations.md", import.meta.url), "utf8");
+  const statements = [
+    ...doc.matchAll(/CREATE EXTERNAL TABLE (\w+) \(([\s\S]*?)\n\)\n([\s\S]*?);/g),
+  ];
+  const columnsOf = (body: string) =>
+    [...body.matchAll(/(\w+) (?:string|timestamp|boolean)/g)].map((m) => m[1]);
+  const fill = (template: string, values: Record<string, string>) =>
+    template.replace(/\$\{(\w+)\}/g, (_, name: string) => values[name] ?? "");
+
+  it("declare k9's columns and read k9's keys", () => {
+    const byName = new Map(statements.map((m) => [m[1], m]));
+    const parts = { customerId: PARTNER, accountId: "210987654321", type: "principals" } as const;
+    const csv = byName.get("k9_principals");
+    const parquet = byName.get("k9_principals_parquet");
+    expect(columnsOf(csv?.[2] ?? "")).toEqual(K9_COLUMNS.principals);
+    expect(columnsOf(parquet?.[2] ?? "")).toEqual(K9_COLUMNS.principals);
+    const values = {
+      customer_id: PARTNER,
+      csp: "aws",
+      account_id: "210987654321",
+      file_type: "csv_principals",
+    };
+    const template = (m: RegExpExecArray | RegExpMatchArray | undefined) =>
+      /'storage\.location\.template' = 's3:\/\/<bucket>\/([^']+)'/.exec(m?.[3] ?? "")?.[1] ?? "";
+    expect(`${fill(template(csv), values)}principals.latest.csv`).toBe(athenaCsvKey(parts));
+    expect(`${fill(template(parquet), values)}principals.latest.parquet`).toBe(
+      athenaParquetKey(parts),
+    );
+    expect(csv?.[3]).toContain(
+      `LOCATION 's3://<bucket>/${ATHENA_LOCATIONS.principals.csv.location}'`,
+    );
+    expect(parquet?.[3]).toContain(
+      `LOCATION 's3://<bucket>/${ATHENA_LOCATIONS.principals.parquet.location}'`,
+    );
+  });
+
+  it("list the other reports' file types and columns", () => {
+    for (const type of [
+      "resources",
+      "principal-access-summaries",
+      "resource-access-summaries",
+    ] as const) {
+      const table = `k9_${type.replaceAll("-", "_")}`;
+      const row = new RegExp(`^\\| \`${table}\` \\| \`([a-z_]+)\` \\| \`([^\`]+)\` \\|$`, "m").exec(
+        doc,
+      );
+      expect(row?.[1]).toBe(ATHENA_CSV_FILE_TYPES[type]);
+      expect(row?.[2]?.split(", ")).toEqual(K9_COLUMNS[type]);
+      expect(doc).toContain(`\`${ATHENA_LOCATIONS[type].parquet.location}\``);
+    }
   });
 });
