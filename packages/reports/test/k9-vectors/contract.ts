@@ -154,13 +154,13 @@ export function k9Violations(report: K9Report): string[] {
   const count = K9_CLI_FIELD_COUNTS[type];
   const analysisTimes = new Set<string>();
   let cellProblems = 0;
+  let countProblems = 0;
   rows.forEach((row, index) => {
     const line = index + 2;
-    if (row.length !== count) {
+    if (row.length !== count && countProblems++ < 3)
       problems.push(`row ${line}: ${row.length} fields, k9-cli wants ${count}`);
-      return;
-    }
-    row.forEach((value, i) => {
+    // k9's columns are checked even in a row of the wrong length, to name every break at once.
+    row.slice(0, count).forEach((value, i) => {
       const column = columns[i] as string;
       if (column === "analysis_time") analysisTimes.add(value);
       const problem = cellViolation(column, value);
@@ -168,6 +168,7 @@ export function k9Violations(report: K9Report): string[] {
         problems.push(`row ${line} ${column} ${JSON.stringify(value)}: ${problem}`);
     });
   });
+  if (countProblems > 3) problems.push(`… ${countProblems - 3} more rows of the wrong length`);
   if (cellProblems > MAX_CELL_VIOLATIONS)
     problems.push(`… ${cellProblems - MAX_CELL_VIOLATIONS} more cell violations`);
   if (analysisTimes.size > 1) problems.push(`${analysisTimes.size} analysis times in one report`);
