@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { smallAccount } from "@sightline/aws/testing";
 import { latestSnapshot } from "@sightline/db";
 import { K9_COLUMN_COUNT, Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
+import { expectK9Compatible, expectK9Layout } from "@sightline/reports/k9-contract";
 import { afterAll, describe, expect, it } from "vitest";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { startPipeline } from "./support/pipeline.ts";
@@ -116,6 +117,15 @@ describe("an analysis, end to end through the fake AWS", () => {
       }
     }
     expect(keys.filter((k) => k.startsWith("hive/"))).toHaveLength(5);
+
+    // What k9's integrations (Datadog, Splunk, k9-cli, Athena) read: k9's CSVs, k9's layout.
+    expectK9Layout(keys);
+    const k9Csvs = keys.filter((k) => k.endsWith(".csv"));
+    expect(k9Csvs).toHaveLength(8);
+    for (const key of k9Csvs) {
+      const type = types.find((t) => key.includes(`/${t}.`)) ?? "";
+      expectK9Compatible({ type, csvText: inbox(key)?.body.toString("utf8") ?? "", key });
+    }
 
     // Rows of the known account: carol may read objects of one bucket, and the row names it.
     const access = inbox(
