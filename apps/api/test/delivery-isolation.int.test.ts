@@ -43,7 +43,7 @@ describe("a partner's reports reach only a bucket it has proven to control", () 
     // A's proven destination still receives everything.
     const delivered = await triggerAndWait(a);
     expect(delivered.status).toBe("succeeded");
-    expect(delivered.reports).toHaveLength(4 * 2 * 2 + 2 + 5 + 2);
+    expect(delivered.reports).toHaveLength(4 * 2 * 2 + 2 + 8 + 5 + 2);
     for (const key of delivered.reports) expect(fake.objects.has(`${inbox}/${key}`)).toBe(true);
   });
 

@@ -13,8 +13,8 @@ describe("trigger → worker → secure inbox, through the API", () => {
     const execution = await triggerAndWait(partner);
     expect(execution).toMatchObject({ status: "succeeded", kind: "ondemand", warnings: [] });
     // k9's 4 reports × (CSV, JSON Lines) × (dated, latest), the paths report × (dated, latest),
-    // 5 Parquet hive copies, 2 manifests.
-    expect(execution.reports).toHaveLength(4 * 2 * 2 + 2 + 5 + 2);
+    // k9's hive tables (4 CSV, 4 Parquet), Sightline's daily history (5 Parquet), 2 manifests.
+    expect(execution.reports).toHaveLength(4 * 2 * 2 + 2 + 8 + 5 + 2);
     for (const key of execution.reports) {
       const object = fake.objects.get(`${smallAccount.INBOX_BUCKET}/${key}`);
       expect(object?.headers["x-amz-server-side-encryption-aws-kms-key-id"]).toBe(

@@ -31,6 +31,7 @@ export {
   datedManifestKey,
   datedReportKey,
   hiveReportKey,
+  k9HiveReportKey,
   latestManifestKey,
   latestReportKey,
   type PlannedObject,

@@ -21,7 +21,10 @@ export interface DeliveryTarget {
   reportMinute?: Date;
   /** `latestReportEnabled`: also `…/latest/<type>.latest.<ext>`, overwritten by each run. */
   latest: boolean;
-  /** `hiveEnabled`: also the Parquet file under `hive/…`, partitioned for Athena. */
+  /**
+   * `hiveEnabled`: also the latest CSV and Parquet files in k9's hive layout (`hive/…`), and the
+   * Parquet files in Sightline's daily history (`sightline/hive/…`), partitioned for Athena.
+   */
   hive: boolean;
   /** The formats of the dated and latest copies; a Parquet file written only for hive has none. */
   formats: readonly ReportFormat[];
@@ -80,15 +83,46 @@ export function latestReportKey(parts: AccountParts, name: ObjectName, ext: stri
 }
 
 /**
- * AWS: `hive/<type>/customer_id=<customerId>/account_id=<accountId>/dt=<YYYY-MM-DD>/<type>.parquet`
- * (unchanged, so existing Athena tables keep working); Azure: the same under `hive/azure/`, a
- * table root of its own (`docs/athena.md`).
+ * Sightline's daily history for Athena, one Parquet file per report and day (full rows):
+ * `sightline/hive/<type>/customer_id=<customerId>/account_id=<accountId>/dt=<YYYY-MM-DD>/<type>.parquet`
+ * (`sightline/hive/azure/<type>/…` for Azure), outside the `hive/` tables k9 documents.
  */
 export function hiveReportKey(parts: DatedParts, type: ReportType): string {
   const customer = segment("customerId", parts.customerId);
   const account = segment("accountId", parts.accountId);
-  const root = provider(parts.provider) === "aws" ? "hive" : `hive/${parts.provider}`;
+  const root =
+    provider(parts.provider) === "aws" ? "sightline/hive" : `sightline/hive/${parts.provider}`;
   return `${root}/${type}/customer_id=${customer}/account_id=${account}/dt=${utcDay(parts.analysisTime)}/${type}.parquet`;
+}
+
+/** k9's names of its four reports in its hive layout, for CSV and for Parquet. */
+const K9_HIVE_TYPES: Partial<Record<ReportType, { csv: string; parquet: string }>> = {
+  principals: { csv: "csv_principals", parquet: "principals" },
+  resources: { csv: "csv_resources", parquet: "resources" },
+  "principal-access-summaries": { csv: "csv_pas", parquet: "pas" },
+  "resource-access-summaries": { csv: "csv_ras", parquet: "ras" },
+};
+
+/**
+ * k9's hive layout for Athena (latest only; an AWS account's four reports):
+ * `hive/customer_id=<id>/csp=aws/account_id=<acct>/file_type=csv_<x>/<type>.latest.csv` and
+ * `hive/parquet/<x>/customer_id=<id>/csp=aws/account_id=<acct>/<type>.latest.parquet`.
+ * Undefined for what k9 has no table of (the access paths, Azure, JSON Lines).
+ */
+export function k9HiveReportKey(
+  parts: AccountParts,
+  type: ReportType,
+  format: ReportFormat,
+): string | undefined {
+  const names = K9_HIVE_TYPES[type];
+  if (!names || provider(parts.provider) !== "aws") return undefined;
+  const customer = segment("customerId", parts.customerId);
+  const account = segment("accountId", parts.accountId);
+  const partitions = `customer_id=${customer}/csp=aws/account_id=${account}`;
+  if (format === "csv") return `hive/${partitions}/file_type=${names.csv}/${type}.latest.csv`;
+  if (format === "parquet")
+    return `hive/parquet/${names.parquet}/${partitions}/${type}.latest.parquet`;
+  return undefined;
 }
 
 /** One local file to upload under one key. */
@@ -123,7 +157,10 @@ export function planReportObjects(
         if (target.latest)
           plan.latest.push({ key: latestReportKey(target, type, file.format), type, file });
       }
-      if (target.hive && file.format === "parquet")
+      if (!target.hive) continue;
+      const k9Key = k9HiveReportKey(target, type, file.format);
+      if (k9Key) plan.hive.push({ key: k9Key, type, file });
+      if (file.format === "parquet")
         plan.hive.push({ key: hiveReportKey(target, type), type, file });
     }
   }

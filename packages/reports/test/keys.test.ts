@@ -11,6 +11,7 @@ import {
   planReportObjects,
   type WrittenReport,
 } from "../src/index.ts";
+import { ATHENA_LOCATIONS } from "./k9-vectors/index.ts";
 
 const target: DeliveryTarget = {
   provider: "aws",
@@ -50,11 +51,11 @@ describe("report keys", () => {
       `${account}/sightline/2026/01/resource-access-paths.2026-01-31-2359.parquet`,
     );
     expect(hiveReportKey(target, "principal-access-summaries")).toBe(
-      "hive/principal-access-summaries/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principal-access-summaries.parquet",
+      "sightline/hive/principal-access-summaries/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principal-access-summaries.parquet",
     );
   });
 
-  it("put an Azure subscription's reports under reports/azure and hive/azure", () => {
+  it("put an Azure subscription's reports under reports/azure and sightline/hive/azure", () => {
     const azure = {
       ...target,
       provider: "azure" as const,
@@ -69,7 +70,7 @@ describe("report keys", () => {
       `${prefix}/sightline/latest/manifest.latest.json`,
     );
     expect(hiveReportKey(azure, "principals")).toBe(
-      "hive/azure/principals/customer_id=P123456-000000000042/account_id=0b1f6471-1bf0-4dda-aec3-111122223333/dt=2026-01-31/principals.parquet",
+      "sightline/hive/azure/principals/customer_id=P123456-000000000042/account_id=0b1f6471-1bf0-4dda-aec3-111122223333/dt=2026-01-31/principals.parquet",
     );
     expect(() =>
       datedReportKey({ ...azure, provider: "gcp" as "azure" }, "principals", "csv"),
@@ -112,9 +113,18 @@ describe("delivery plan and manifest", () => {
       `${account}/latest/principals.latest.csv`,
       `${account}/sightline/latest/principals.latest.parquet`,
     ]);
+    // k9's latest hive layout (CSV and Parquet), then Sightline's daily history.
     expect(keysOf(plan.hive)).toEqual([
-      "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
+      "hive/customer_id=P123456-000000000042/csp=aws/account_id=210987654321/file_type=csv_principals/principals.latest.csv",
+      "hive/parquet/principals/customer_id=P123456-000000000042/csp=aws/account_id=210987654321/principals.latest.parquet",
+      "sightline/hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
     ]);
+    for (const key of keysOf(plan.hive).slice(0, 2))
+      expect(
+        [ATHENA_LOCATIONS.principals.csv.key, ATHENA_LOCATIONS.principals.parquet.key].some((k) =>
+          k.test(key),
+        ),
+      ).toBe(true);
     const alone = planReportObjects(reports, { ...target, latest: false, hive: false });
     expect([alone.dated.length, alone.latest.length, alone.hive.length]).toEqual([2, 0, 0]);
     // Parquet written for hive alone is delivered only there.
@@ -122,7 +132,9 @@ describe("delivery plan and manifest", () => {
     expect(keysOf([...csv.dated, ...csv.latest, ...csv.hive])).toEqual([
       `${account}/2026/01/principals.2026-01-31-2359.csv`,
       `${account}/latest/principals.latest.csv`,
-      "hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
+      "hive/customer_id=P123456-000000000042/csp=aws/account_id=210987654321/file_type=csv_principals/principals.latest.csv",
+      "hive/parquet/principals/customer_id=P123456-000000000042/csp=aws/account_id=210987654321/principals.latest.parquet",
+      "sightline/hive/principals/customer_id=P123456-000000000042/account_id=210987654321/dt=2026-01-31/principals.parquet",
     ]);
     expect(datedManifestKey(target)).toBe(
       `${account}/sightline/2026/01/manifest.2026-01-31-2359.json`,

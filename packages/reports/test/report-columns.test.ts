@@ -47,7 +47,7 @@ describe.each(REPORT_TYPES)("%s", (type) => {
       json: "string",
     };
     expect(declared).toEqual(REPORT_COLUMNS[type].map((c) => [c.name, athenaType[c.type]]));
-    expect(athena).toContain(`LOCATION 's3://<bucket>/hive/${type}/'`);
+    expect(athena).toContain(`LOCATION 's3://<bucket>/sightline/hive/${type}/'`);
     // Hive refuses a data column named like a partition column.
     for (const partition of ["customer_id", "account_id", "dt"]) {
       expect(names(type)).not.toContain(partition);

@@ -97,11 +97,13 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
         expect(keys).toContain(`${folder}/latest/${type}.latest.${ext}`);
       }
       expect(keys).toContain(
-        `hive/azure/${type}/customer_id=${partner.customerId}/account_id=${SUB}/dt=${day}/${type}.parquet`,
+        `sightline/hive/azure/${type}/customer_id=${partner.customerId}/account_id=${SUB}/dt=${day}/${type}.parquet`,
       );
     }
-    // Only the azure layout: nothing under reports/aws or the AWS hive tables.
-    expect(keys.every((k) => k.startsWith(`${prefix}/`) || k.startsWith("hive/azure/"))).toBe(true);
+    // Only the azure layout: nothing under reports/aws or k9's (AWS) hive tables.
+    expect(
+      keys.every((k) => k.startsWith(`${prefix}/`) || k.startsWith("sightline/hive/azure/")),
+    ).toBe(true);
 
     // The latest manifest (last) lists the latest copies, each in the folder inbox with its SHA-256.
     const manifestKey = keys.at(-1) ?? "";

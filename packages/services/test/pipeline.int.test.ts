@@ -2,7 +2,12 @@ import { createHash } from "node:crypto";
 import { smallAccount } from "@sightline/aws/testing";
 import { latestSnapshot } from "@sightline/db";
 import { K9_COLUMN_COUNT, Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
-import { expectK9Compatible, expectK9Layout } from "@sightline/reports/k9-contract";
+import {
+  athenaCsvKey,
+  athenaParquetKey,
+  expectK9Compatible,
+  expectK9Layout,
+} from "@sightline/reports/k9-contract";
 import { afterAll, describe, expect, it } from "vitest";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { startPipeline } from "./support/pipeline.ts";
@@ -66,7 +71,7 @@ describe("an analysis, end to end through the fake AWS", () => {
       "resources",
       "principal-access-summaries",
       "resource-access-summaries",
-    ];
+    ] as const;
     for (const type of types) {
       // The CSVs in the account's folder, the full rows (JSON Lines) in its sightline/ folder.
       for (const [folder, ext] of [
@@ -80,7 +85,7 @@ describe("an analysis, end to end through the fake AWS", () => {
       }
       const day = stamp?.slice(0, 10);
       expect(keys).toContain(
-        `hive/${type}/customer_id=${partner.customerId}/account_id=${smallAccount.ACCOUNT_ID}/dt=${day}/${type}.parquet`,
+        `sightline/hive/${type}/customer_id=${partner.customerId}/account_id=${smallAccount.ACCOUNT_ID}/dt=${day}/${type}.parquet`,
       );
     }
     const manifestKey = keys.at(-1) ?? "";
@@ -95,9 +100,15 @@ describe("an analysis, end to end through the fake AWS", () => {
         smallAccount.INBOX_KEY_ARN,
       );
       expect(object?.accessKeyId).toBe(fake.serviceCredentials.accessKeyId);
-      // The latest copies are copied within the inbox, not sent a second time.
+      // A file already sent is copied within the inbox (latest, hive), not sent a second time;
+      // the Parquet written for hive alone is first sent under its k9 hive key (the access
+      // paths, which k9 has no table of, under Sightline's).
       const copied = object?.headers["x-amz-copy-source"] !== undefined;
-      expect(copied, key).toBe(key.includes("/latest/") && !key.includes("/manifest."));
+      const again =
+        (key.includes("/latest/") && !key.includes("/manifest.")) ||
+        key.startsWith("hive/customer_id=") ||
+        (key.startsWith("sightline/hive/") && !key.includes("/resource-access-paths/"));
+      expect(copied, key).toBe(again);
     }
 
     // The dated manifest lists the dated objects, the latest one the latest copies, each with
@@ -116,12 +127,19 @@ describe("an analysis, end to end through the fake AWS", () => {
         expect(createHash("sha256").update(body).digest("hex")).toBe(object.sha256);
       }
     }
-    expect(keys.filter((k) => k.startsWith("hive/"))).toHaveLength(5);
+    // k9's hive tables (latest CSV and Parquet of its four reports), Sightline's daily history.
+    expect(keys.filter((k) => k.startsWith("hive/"))).toHaveLength(8);
+    expect(keys.filter((k) => k.startsWith("sightline/hive/"))).toHaveLength(5);
+    for (const type of types) {
+      const parts = { customerId: partner.customerId, accountId: smallAccount.ACCOUNT_ID, type };
+      expect(keys).toContain(athenaCsvKey(parts));
+      expect(keys).toContain(athenaParquetKey(parts));
+    }
 
     // What k9's integrations (Datadog, Splunk, k9-cli, Athena) read: k9's CSVs, k9's layout.
     expectK9Layout(keys);
     const k9Csvs = keys.filter((k) => k.endsWith(".csv"));
-    expect(k9Csvs).toHaveLength(8);
+    expect(k9Csvs).toHaveLength(12);
     for (const key of k9Csvs) {
       const type = types.find((t) => key.includes(`/${t}.`)) ?? "";
       expectK9Compatible({ type, csvText: inbox(key)?.body.toString("utf8") ?? "", key });
@@ -166,7 +184,7 @@ describe("an analysis, end to end through the fake AWS", () => {
       ]),
     );
     expect(keys).toContain(
-      `hive/resource-access-paths/customer_id=${partner.customerId}/account_id=${account}/dt=${stamp?.slice(0, 10)}/resource-access-paths.parquet`,
+      `sightline/hive/resource-access-paths/customer_id=${partner.customerId}/account_id=${account}/dt=${stamp?.slice(0, 10)}/resource-access-paths.parquet`,
     );
 
     const rows = access?.filter((line) => line.includes(",carol,")) ?? [];
