@@ -56,7 +56,7 @@ export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
 export interface ResourceSummaryInput {
   /** Every principal that may hold access (of every account: they count in resource summaries). */
   principals: readonly PrincipalRecord[];
-  /** The resources to summarize (those with a resource-based policy). */
+  /** The resources to summarize (`ownedResources`: with a resource-based policy, or owned buckets). */
   resources: readonly ResourcePolicyRecord[];
   /** Principal groups per service prefix; pass one map to reuse them across calls. */
   groupsByService?: Map<string, ServiceGroups>;
@@ -77,9 +77,9 @@ interface ResourceCase {
 }
 
 /**
- * Who holds which capability on each resource with a resource-based policy. Groups whose
- * policies do not single the resource out are evaluated against a stand-in resource plus
- * the resource policy's outcome, shared by all resources whose policy treats them alike.
+ * Who holds which capability on each resource (an owned bucket without a policy has one of no
+ * statements). Groups whose policies do not single the resource out are evaluated against a
+ * stand-in resource plus the resource policy's outcome, shared by resources treating them alike.
  */
 export function* summarizeResources(
   evaluator: AccessEvaluator,
