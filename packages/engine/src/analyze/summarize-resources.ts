@@ -378,10 +378,12 @@ function sharedLevels(
   const sides = literals.map((l) =>
     evaluator.resourceSide({ requester, record: rep, resource: l, window }),
   );
+  // A bucket of unknown owner may be the caller's: its same-account answer is conditional.
   const closed = sides.every(
     (side) =>
       (rep.accountId !== side.accountId || side.mustAllow) &&
       !side.missingKeyPolicy &&
+      !side.ownerUnknown &&
       isEmptyIn(side.policyOutcome.allow, window),
   );
   if (closed) return [];
