@@ -1,13 +1,14 @@
 // One large-account analysis, timed per phase (no agreement check, no child process), for
 // comparing versions by alternating runs:
-//   npx tsx --conditions=@sightline/source bench/phases.ts [small|medium|large]
+//   npx tsx --conditions=@sightline/source bench/phases.ts [small|medium|large] [--bytes]
 // Prints wall milliseconds of `analyzeAccount`, of one pass over the principal rows and of one
-// pass over the resource rows.
+// pass over the resource rows. `--bytes`, after the timed passes: the resource rows' size as
+// JSON Lines, and the share of rows on resources without a policy of their own.
 import { listAwsActions } from "@sightline/capabilities";
 import { analyzeAccount, createAccountModel } from "../src/index.ts";
 import { generateAccount, SIZES } from "./generate-account.ts";
 
-const size = (process.argv[2] ?? "large") as keyof typeof SIZES;
+const size = (process.argv.slice(2).find((a) => a in SIZES) ?? "large") as keyof typeof SIZES;
 const snapshot = generateAccount(SIZES[size]);
 listAwsActions();
 const model = createAccountModel(snapshot);
@@ -24,3 +25,21 @@ console.log(
   `${size}: analyzeAccount ${(t1 - t0).toFixed(0)} ms, principal rows ${(t2 - t1).toFixed(0)} ms (${principalRows}), ` +
     `resource rows ${(t3 - t2).toFixed(0)} ms (${resourceRows}), total ${(t3 - t0).toFixed(0)} ms`,
 );
+if (process.argv.includes("--bytes")) {
+  const all = { rows: 0, bytes: 0 };
+  const withoutPolicy = { rows: 0, bytes: 0, resources: new Set<string>() };
+  for (const row of analysis.resourceAccessSummaries()) {
+    const bytes = Buffer.byteLength(JSON.stringify(row)) + 1;
+    all.rows++;
+    all.bytes += bytes;
+    if (model.resourcePolicies.has(row.resourceArn)) continue;
+    withoutPolicy.rows++;
+    withoutPolicy.bytes += bytes;
+    withoutPolicy.resources.add(row.resourceArn);
+  }
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  console.log(
+    `${size}: resource rows as JSON Lines ${mib(all.bytes)} (${all.rows} rows); on resources without a policy ` +
+      `${withoutPolicy.rows} rows on ${withoutPolicy.resources.size} resources, ${mib(withoutPolicy.bytes)}`,
+  );
+}
