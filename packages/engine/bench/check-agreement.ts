@@ -195,11 +195,18 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+/** The resources the analysis reports: those with a policy, then owned buckets without one. */
+export function reportedResources(model: AccountModel): string[] {
+  const withPolicy = [...model.resourcePolicies.keys()];
+  const plain = [...model.bucketOwners.keys()].filter((b) => !model.resourcePolicies.has(b));
+  return [...withPolicy, ...plain];
+}
+
 /** Seeded choice of principals and (principal, resource) pairs to check. */
 export function sampleRequests(model: AccountModel, options: AgreementOptions) {
   const rnd = new Random(options.seed ?? 7);
   const arns = [...model.principals.keys()];
-  const resources = [...model.resourcePolicies.keys()];
+  const resources = reportedResources(model);
   const principals = Array.from({ length: Math.min(options.fullPrincipals, arns.length) }, () =>
     rnd.pick(arns),
   );

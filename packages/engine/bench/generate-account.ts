@@ -9,6 +9,8 @@ export interface AccountSize {
   managedPolicies: number;
   groups: number;
   buckets: number;
+  /** Buckets the account lists without a bucket policy: reached through identity policies alone. */
+  bucketsWithoutPolicy: number;
   keys: number;
 }
 
@@ -20,6 +22,7 @@ export const SIZES: Record<"small" | "medium" | "large", AccountSize> = {
     managedPolicies: 30,
     groups: 5,
     buckets: 5,
+    bucketsWithoutPolicy: 5,
     keys: 2,
   },
   medium: {
@@ -29,6 +32,7 @@ export const SIZES: Record<"small" | "medium" | "large", AccountSize> = {
     managedPolicies: 300,
     groups: 30,
     buckets: 30,
+    bucketsWithoutPolicy: 30,
     keys: 10,
   },
   large: {
@@ -38,6 +42,7 @@ export const SIZES: Record<"small" | "medium" | "large", AccountSize> = {
     managedPolicies: 3000,
     groups: 200,
     buckets: 300,
+    bucketsWithoutPolicy: 300,
     keys: 100,
   },
 };
@@ -300,8 +305,12 @@ export function generateAccount(size: AccountSize, seed = 42): AccountSnapshot {
       Policies: [...managed, ...boundaries],
     },
     resourcePolicies,
-    // The account's bucket list (as ListBuckets gives it): every bucket's owner is known.
-    buckets: bucketNames,
+    // The account's bucket list (as ListBuckets gives it): every bucket's owner is known. The
+    // buckets without a policy come last and draw no random number, so the rest is unchanged.
+    buckets: [
+      ...bucketNames,
+      ...Array.from({ length: size.bucketsWithoutPolicy }, (_, i) => `plain-${i}`),
+    ],
     organization: {
       organizationId: "o-synthetic",
       serviceControlPolicies: [

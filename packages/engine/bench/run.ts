@@ -10,6 +10,7 @@ import {
   type AgreementOptions,
   checkAgreement,
   collectRows,
+  reportedResources,
   sampleRequests,
 } from "./check-agreement.ts";
 import { generateAccount, SIZES } from "./generate-account.ts";
@@ -80,7 +81,7 @@ function runSize(size: SizeName, withDigest: boolean): SizeResult {
   const perService = new Map<string, number>();
   for (const a of actions) perService.set(a.prefix, (perService.get(a.prefix) ?? 0) + 1);
   let resourceCalls = 0;
-  for (const arn of model.resourcePolicies.keys()) {
+  for (const arn of reportedResources(model)) {
     const prefix = arn.includes(":kms:") ? "kms" : arn.includes(":s3:::") ? "s3" : "sts";
     resourceCalls += perService.get(prefix) ?? 0;
   }

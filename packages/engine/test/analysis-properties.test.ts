@@ -57,6 +57,7 @@ describe("analysis agrees with authorize on random accounts", () => {
   it("in the resource access summaries", () => {
     const resources: [string, string][] = [
       ["arn:aws:s3:::a", "s3"],
+      ["arn:aws:s3:::d", "s3"],
       [KEY, "kms"],
       [ROLE, "sts"],
     ];

@@ -64,7 +64,7 @@ export type ResourceType =
   | "AzureResourceGroup"
   | "AzureResource";
 
-/** One row of the resources report: a resource that has a resource-based policy. */
+/** One row of the resources report: a resource with a resource-based policy, or an owned bucket without one. */
 export interface ResourceRow {
   resourceArn: string;
   resourceType: ResourceType;
@@ -104,7 +104,7 @@ export type ResourcePrincipalType =
   | "AzureServicePrincipal"
   | "AzureManagedIdentity";
 
-/** Who holds a capability on a resource that has a resource-based policy. */
+/** Who holds a capability on a resource of `AccountAnalysis.resources`. */
 export interface ResourceAccessSummary {
   resourceArn: string;
   resourceType: ResourceType;

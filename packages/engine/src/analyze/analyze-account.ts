@@ -14,6 +14,7 @@ import type {
 import { accessAt } from "./decision-at.ts";
 import { namedPrincipals } from "./external-principals.ts";
 import { GrantNames } from "./grant-sources.ts";
+import { ownedResources } from "./owned-resources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import {
   type CapabilityGrant,
@@ -129,7 +130,7 @@ export function analyzeAccount(
       iamAdminActions: summary?.iamAdminActions ?? [],
     };
   });
-  const resourceRecords = [...model.resourcePolicies.values()].filter(
+  const resourceRecords = ownedResources(model).filter(
     (r) => !wanted || (r.accountId !== undefined && wanted.has(r.accountId)),
   );
   return {

@@ -9,7 +9,6 @@ import type { Policy, Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { PrincipalRecord, ResourcePolicyRecord } from "../snapshot/account-model.ts";
 import type { AccessEvaluator } from "./access-evaluator.ts";
-import type { PrefixWindow } from "./action-index.ts";
 import type { GrantSource, ResourceAccessSummary, ResourceRow } from "./analysis-types.ts";
 import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
@@ -19,23 +18,22 @@ import {
   GrantCandidates,
   type GrantList,
   GrantNames,
-  type GroupNaming,
-  joinSources,
   StatementGrants,
 } from "./grant-sources.ts";
 import type { PolicyIds } from "./policy-traits.ts";
-import { encodeTriSets, isEmptyIn, standInResource } from "./resource-literals.ts";
+import { standInResource } from "./resource-literals.ts";
+import { nameGroup, type RowBase, type RowBatch, withResourceGrants } from "./row-batches.ts";
 import {
   actionSetOfLiterals,
   createServiceGroups,
   firstUnnamedMember,
-  type GroupLevels,
   groupsNaming,
   groupsSinglingOut,
   namedMembers,
   type ServiceGroups,
   unnamedMembers,
 } from "./service-groups.ts";
+import { type ResourceCase, sharedLevels } from "./shared-levels.ts";
 import { principalResolver } from "./summarize-policy-set.ts";
 import type { TriSet } from "./tri-set.ts";
 
@@ -56,7 +54,7 @@ export function describeResourceRow(record: ResourcePolicyRecord): ResourceRow {
 export interface ResourceSummaryInput {
   /** Every principal that may hold access (of every account: they count in resource summaries). */
   principals: readonly PrincipalRecord[];
-  /** The resources to summarize (those with a resource-based policy). */
+  /** The resources to summarize (`ownedResources`: with a resource-based policy, or owned buckets). */
   resources: readonly ResourcePolicyRecord[];
   /** Principal groups per service prefix; pass one map to reuse them across calls. */
   groupsByService?: Map<string, ServiceGroups>;
@@ -64,22 +62,10 @@ export interface ResourceSummaryInput {
   names?: GrantNames;
 }
 
-/** One resource as its summary evaluates it. */
-interface ResourceCase {
-  /** The principal groups of the resource's service. */
-  groups: ServiceGroups;
-  /** The literals it is decided on: the resource, and for a bucket also `bucket/*`. */
-  literals: readonly string[];
-  /** For each literal, a stand-in resource that no policy names (`standInResource`). */
-  standIns: readonly string[];
-  /** ARNs and unique IDs its policy names (those principals are evaluated on their own). */
-  named: ReadonlySet<string>;
-}
-
 /**
- * Who holds which capability on each resource with a resource-based policy. Groups whose
- * policies do not single the resource out are evaluated against a stand-in resource plus
- * the resource policy's outcome, shared by all resources whose policy treats them alike.
+ * Who holds which capability on each resource (an owned bucket without a policy has one of no
+ * statements). Groups whose policies do not single the resource out are evaluated against a
+ * stand-in resource plus the resource policy's outcome, shared by resources treating them alike.
  */
 export function* summarizeResources(
   evaluator: AccessEvaluator,
@@ -352,133 +338,4 @@ function* rowBatches(
       }
     }
   }
-}
-
-/**
- * Capability levels of every group of one account and kind on a resource, for groups whose
- * policies do not single the resource out. Keyed by the resource side's outcome on each
- * literal, so resources whose policies treat the account and kind alike share it.
- */
-function sharedLevels(
-  evaluator: AccessEvaluator,
-  resource: ResourceCase,
-  accountKind: string,
-): GroupLevels[] {
-  const { groups, literals, standIns, named } = resource;
-  const groupKeys = groups.groupsByAccountKind.get(accountKind) ?? [];
-  let rep: PrincipalRecord | undefined;
-  for (const key of groupKeys) {
-    rep = firstUnnamedMember(groups.membersByGroup.get(key) ?? [], named);
-    if (rep) break;
-  }
-  if (!rep) return [];
-  const { window } = groups;
-  const { index } = evaluator;
-  const requester = evaluator.requesterOf(rep);
-  const sides = literals.map((l) =>
-    evaluator.resourceSide({ requester, record: rep, resource: l, window }),
-  );
-  const closed = sides.every(
-    (side) =>
-      (rep.accountId !== side.accountId || side.mustAllow) &&
-      !side.missingKeyPolicy &&
-      isEmptyIn(side.policyOutcome.allow, window),
-  );
-  if (closed) return [];
-  const sideKey = sides
-    .map(
-      (side, i) =>
-        `${standIns[i]}|${side.accountId}|${side.mustAllow}|${side.missingKeyPolicy}|${encodeTriSets(Object.values(side.policyOutcome))}`,
-    )
-    .join("||");
-  const cacheKey = `${accountKind}||${sideKey}`;
-  let shared = groups.levelsByResourceSide.get(cacheKey);
-  if (!shared) {
-    shared = [];
-    for (const groupKey of groupKeys) {
-      const member = groups.membersByGroup.get(groupKey)?.[0] as PrincipalRecord;
-      const sets = sides.map((side, i) =>
-        evaluator.evaluate({
-          requester: evaluator.requesterOf(member),
-          record: member,
-          resource: standIns[i] as string,
-          window,
-          resourceSide: side,
-        }),
-      );
-      const set = actionSetOfLiterals(groups, index, sets);
-      const levels = capabilityLevels(index, set, window.firstWord, window);
-      if (levels.length > 0) shared.push({ groupKey, levels, set });
-    }
-    groups.levelsByResourceSide.set(cacheKey, shared);
-  }
-  return shared;
-}
-
-/**
- * How `members` (represented by `rep`) name what grants each level to them through their
- * identity policies (`fromIdentity`, `rep`'s lists per level): one array per level and way
- * of naming, shared by every row of those members.
- */
-function nameGroup(
-  names: GrantNames,
-  rep: PrincipalRecord,
-  members: readonly PrincipalRecord[],
-  fromIdentity: readonly GrantList[],
-): GroupNaming {
-  // Members named like `rep` share its sources; the others, one array per class.
-  const naming = names.nameClasses(rep, members);
-  const classes = naming ? naming.members.length : 1;
-  const identity = new Array<readonly GrantSource[]>(fromIdentity.length * classes);
-  for (let k = 0; k < fromIdentity.length; k++) {
-    const list = fromIdentity[k] as GrantList;
-    identity[k * classes] = names.convert(list);
-    if (!naming) continue;
-    const named = names.sourcesByClass(rep, naming, list);
-    for (let c = 1; c < classes; c++)
-      identity[k * classes + c] = named[c] as readonly GrantSource[];
-  }
-  return { members, classes, classOf: naming?.classOf, identity };
-}
-
-/**
- * The sources of a batch's rows (as `GroupNaming.identity`): the resource policy's
- * statements that give each level in `set`, then the identity part. The identity part
- * itself when the resource policy gives none of the levels.
- */
-function withResourceGrants(
-  names: GrantNames,
-  fromResource: StatementGrants,
-  set: TriSet,
-  levels: readonly CapabilityLevel[],
-  naming: GroupNaming,
-): readonly (readonly GrantSource[])[] {
-  const { classes, identity } = naming;
-  let out: (readonly GrantSource[])[] | undefined;
-  for (let k = 0; k < levels.length; k++) {
-    const level = levels[k] as CapabilityLevel;
-    const head = names.convert(fromResource.granting(level.capabilityIndex, set));
-    if (head.length === 0) continue;
-    out ??= identity.slice();
-    for (let i = k * classes; i < (k + 1) * classes; i++)
-      out[i] = joinSources(head, identity[i] as readonly GrantSource[]);
-  }
-  return out ?? identity;
-}
-
-/** The rows of a group of members on one resource, before they are made. */
-interface RowBatch {
-  row: RowBase;
-  levels: readonly CapabilityLevel[];
-  naming: GroupNaming;
-  /** Per level and naming class (`level * classes + class`), the rows' sources. */
-  sources: readonly (readonly GrantSource[])[];
-}
-
-/** The resource a row is about. */
-interface RowBase {
-  resourceArn: string;
-  resourceType: ResourceAccessSummary["resourceType"];
-  accountId: string | undefined;
-  window: PrefixWindow;
 }

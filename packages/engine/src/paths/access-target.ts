@@ -1,5 +1,6 @@
 import type { ResourceType } from "../analyze/analysis-types.ts";
 import { describeResource } from "../analyze/describe-resource.ts";
+import { recordWithoutPolicy } from "../analyze/owned-resources.ts";
 import { accountOfArn, parseArn } from "../arn/parse-arn.ts";
 import type { PolicyType } from "../policy/policy-types.ts";
 import type { AccountModel, ResourcePolicyRecord } from "../snapshot/account-model.ts";
@@ -8,8 +9,6 @@ import type { PathService } from "./path-query.ts";
 /** The resource a query asks about, as the analysis sees it. */
 export interface AccessTarget {
   record: ResourcePolicyRecord;
-  /** The snapshots supply a resource-based policy (for a role, its trust policy). */
-  hasPolicy: boolean;
   resourceType: ResourceType;
   /** The resource is used through the queried service (a role through STS, a bucket through S3, …). */
   matchesService: boolean;
@@ -31,7 +30,6 @@ export function resolveTarget(
   const shape = describeResource(record);
   return {
     record,
-    hasPolicy: known !== undefined,
     resourceType: shape.type,
     matchesService: shape.prefix === PREFIX[service],
   };
@@ -45,9 +43,5 @@ function standIn(resourceArn: string): ResourcePolicyRecord {
       : arn?.service === "kms"
         ? "kms-key"
         : "resource";
-  return {
-    resourceArn,
-    accountId: accountOfArn(resourceArn),
-    policy: { id: resourceArn, name: `no policy of ${resourceArn}`, type, statements: [] },
-  };
+  return recordWithoutPolicy(resourceArn, accountOfArn(resourceArn), type);
 }

@@ -22,7 +22,7 @@ export function adjacentNodes(
   const perCapability = query.capabilities.map((capability) => {
     if (query.service === "STS" && capability === "use-resource")
       return assumers(adj, target.record.resourceArn);
-    holders ??= capabilityHolders(model, graph.options, target.record, target.hasPolicy);
+    holders ??= capabilityHolders(model, graph.options, target.record);
     return fromHolders(adj, holders, capability);
   });
   const [first, ...rest] = perCapability;

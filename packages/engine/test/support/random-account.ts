@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { createAccountModel } from "../../src/index.ts";
 
-/** Random small accounts for property tests: a user pair sharing policies, a role, a bucket policy, a key policy, a boundary and an SCP. */
+/** Random small accounts for property tests: a user pair sharing policies, a role, a bucket policy, a bucket without one, a key policy, a boundary and an SCP. */
 
 export const ACCOUNT = "111111111111";
 export const USER = `arn:aws:iam::${ACCOUNT}:user/u`;
@@ -31,6 +31,8 @@ export const RESOURCES = [
   "arn:aws:s3:::a/u/k",
   // No policy and no bucket list: its owner is unknown, same-account access is conditional.
   "arn:aws:s3:::c/k",
+  // The account lists this bucket, which has no policy: identity policies alone decide.
+  "arn:aws:s3:::d/k",
   ROLE,
   KEY,
   AWS_MANAGED_KEY,
@@ -43,6 +45,7 @@ export const RESOURCE_PATTERNS = [
   "*",
   "arn:aws:s3:::a/*",
   "arn:aws:s3:::*",
+  "arn:aws:s3:::d/*",
   ROLE,
   "arn:aws:kms:*",
   "arn:aws:iam::*:role/aws-*",
@@ -224,6 +227,7 @@ export function buildModel(s: Scenario) {
       [KEY]: doc(s.keyPolicy),
       [AWS_MANAGED_KEY]: doc(s.keyPolicy),
     },
+    buckets: ["d"],
     awsManagedKeys: [AWS_MANAGED_KEY],
     ...(s.scp && {
       organization: {
