@@ -187,6 +187,18 @@ describe("an analysis, end to end through the fake AWS", () => {
       `sightline/hive/resource-access-paths/customer_id=${partner.customerId}/account_id=${account}/dt=${stamp?.slice(0, 10)}/resource-access-paths.parquet`,
     );
 
+    // A bucket without a bucket policy has its rows too: who reaches it through identity policies.
+    const logs = (
+      inbox(keys.find((k) => k.endsWith(`resource-access-summaries.${stamp}.csv`)) ?? "")
+        ?.body.toString("utf8")
+        .split("\r\n") ?? []
+    ).filter((line) => line.includes(",arn:aws:s3:::logs,"));
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/,S3,logs,arn:aws:s3:::logs,read-data,IAMRole,Deployer,/),
+      ]),
+    );
+
     const rows = access?.filter((line) => line.includes(",carol,")) ?? [];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/,S3,read-data,arn:aws:s3:::reports$/);
