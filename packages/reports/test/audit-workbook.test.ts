@@ -18,11 +18,11 @@ import {
 import { cellDate, readWorkbook } from "./read-workbook.ts";
 import { ANALYSIS_TIME, placeholderRow, samplePrincipalAccessRows } from "./sample-rows.ts";
 
-export const CAPABILITY_MAP = {
+const CAPABILITY_MAP = {
   S3: { "read-data": ["s3:GetObject", "s3:GetObjectVersion"], "write-data": ["s3:PutObject"] },
   KMS: { "use-resource": ["kms:Decrypt"] },
 };
-export const SUMMARY = { account: "012345678901", principals: 3, iamAdmins: 1, resources: 2 };
+const SUMMARY = { account: "012345678901", principals: 3, iamAdmins: 1, resources: 2 };
 const FORMULA = '=HYPERLINK("http://evil","click")';
 const LAST_USED = new Date("2026-02-01T23:59:58.123Z");
 
