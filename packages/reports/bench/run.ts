@@ -1,14 +1,24 @@
-// Benchmark: pnpm --filter @sightline/reports bench [-- generate|baseline|csv|jsonl|parquet|all ...]
+// Benchmark: pnpm --filter @sightline/reports bench [-- generate|baseline|csv|jsonl|parquet|all|xlsx ...] [--size large|1m]
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { type ReportFormat, writeReport } from "../src/index.ts";
+import { openAuditWorkbook, type ReportFormat, writeReport } from "../src/index.ts";
 import { syntheticPrincipalAccessRows } from "./synthetic-rows.ts";
 
-const ROWS = 1_000_000;
+/**
+ * `large`: the report rows of the services bench's 10,000-principal account (1,344,767 principal
+ * access, 4,225,405 resource access, 14,402 principals and resources), as principal-access rows of
+ * 10,000 principals. `1m`: the bench's earlier size, 5,000 principals of 200 rows.
+ */
+const SIZES = {
+  large: { rows: 5_584_574, rowsPerPrincipal: 559, principals: 10_000 },
+  "1m": { rows: 1_000_000, rowsPerPrincipal: 200, principals: 5_000 },
+} as const;
+type SizeName = keyof typeof SIZES;
+
 const CASES = {
   generate: [],
   baseline: [],
@@ -16,8 +26,17 @@ const CASES = {
   jsonl: ["jsonl"],
   parquet: ["parquet"],
   all: ["csv", "jsonl", "parquet"],
+  xlsx: [],
 } as const satisfies Record<string, readonly ReportFormat[]>;
 type CaseName = keyof typeof CASES;
+
+const args = process.argv.slice(2);
+const sizeIndex = args.indexOf("--size");
+const sizeName = (sizeIndex < 0 ? "large" : args[sizeIndex + 1]) as SizeName;
+const SIZE = SIZES[sizeName];
+if (!SIZE) throw new Error(`--size: one of ${Object.keys(SIZES).join(", ")}`);
+const ROWS = SIZE.rows;
+const rows = () => syntheticPrincipalAccessRows(ROWS, SIZE.rowsPerPrincipal);
 
 interface CaseResult {
   name: CaseName;
@@ -34,7 +53,7 @@ interface CaseResult {
 async function writeBaseline(file: string): Promise<number> {
   const out = createWriteStream(file, { highWaterMark: 1 << 20 });
   let chunk = "";
-  for (const row of syntheticPrincipalAccessRows(ROWS)) {
+  for (const row of rows()) {
     chunk += `${JSON.stringify(row)}\n`;
     if (chunk.length >= 64 * 1024) {
       if (!out.write(chunk)) await once(out, "drain");
@@ -46,17 +65,36 @@ async function writeBaseline(file: string): Promise<number> {
   return (await stat(file)).size;
 }
 
+/** The rows as the workbook's `principal access` sheet, continued past Excel's row limit. */
+async function writeWorkbook(dir: string): Promise<number> {
+  // Loaded here, so that the catalogue's memory is counted in this case only.
+  const { getAwsCapabilityMap } = await import("@sightline/capabilities");
+  const workbook = await openAuditWorkbook(path.join(dir, "resource-access-audit.xlsx"), {
+    analysisTime: new Date("2026-03-04T07:00:00Z"),
+    summary: {
+      account: "210987654321",
+      principals: SIZE.principals,
+      iamAdmins: 12,
+      resources: 4_402,
+    },
+    capabilityMap: getAwsCapabilityMap(),
+  });
+  await writeReport("principal-access-summaries", rows(), { formats: [], dir, workbook });
+  return (await workbook.finish()).bytes;
+}
+
 async function runCase(name: CaseName): Promise<CaseResult> {
   const dir = await mkdtemp(path.join(tmpdir(), "sightline-reports-bench-"));
   const started = performance.now();
   let bytes = 0;
   if (name === "generate") {
-    for (const _ of syntheticPrincipalAccessRows(ROWS));
+    for (const _ of rows());
   } else if (name === "baseline") {
     bytes = await writeBaseline(path.join(dir, "baseline.jsonl"));
+  } else if (name === "xlsx") {
+    bytes = await writeWorkbook(dir);
   } else {
-    const rows = syntheticPrincipalAccessRows(ROWS);
-    const report = await writeReport("principal-access-summaries", rows, {
+    const report = await writeReport("principal-access-summaries", rows(), {
       formats: CASES[name],
       dir,
     });
@@ -84,13 +122,12 @@ function formatRow(r: CaseResult, baseline: CaseResult | undefined): string {
   ].join("  ");
 }
 
-const args = process.argv.slice(2);
 const names = args.filter((a): a is CaseName => a in CASES);
 if (args.includes("--child") && names[0]) {
   process.stdout.write(`${JSON.stringify(await runCase(names[0]))}\n`);
 } else {
   console.log(
-    `${ROWS.toLocaleString("en")} synthetic principal-access rows per case, each case in its own process`,
+    `${ROWS.toLocaleString("en")} synthetic principal-access rows of ${SIZE.principals.toLocaleString("en")} principals per case (--size ${sizeName}), each case in its own process`,
   );
   console.log(
     "case       wall      rows/s            output       size     peak         load     vs baseline",
@@ -101,7 +138,7 @@ if (args.includes("--child") && names[0]) {
     // A process per case, so that its peak RSS is its own.
     const out = spawnSync(
       process.execPath,
-      [...process.execArgv, process.argv[1] as string, "--child", name],
+      [...process.execArgv, process.argv[1] as string, "--child", name, "--size", sizeName],
       { encoding: "utf8" },
     );
     const line = out.stdout.trim().split("\n").pop() ?? "";

@@ -9,14 +9,16 @@ const CAPABILITIES = [
   "write-data",
   "delete-data",
 ];
-const ROWS_PER_PRINCIPAL = 200;
-
 /**
  * Principal-access rows shaped like the engine's for a large account: principal after principal
- * (200 rows each), a third service-wide, the rest on one of 300 bucket patterns, every principal
- * tagged. Strings are built per principal and per row as the engine and the row builders do.
+ * (`rowsPerPrincipal` rows each), a third service-wide, the rest on one of 300 bucket patterns,
+ * every principal tagged. Strings are built per principal and per row as the engine and the row
+ * builders do.
  */
-export function* syntheticPrincipalAccessRows(count: number): Generator<PrincipalAccessReportRow> {
+export function* syntheticPrincipalAccessRows(
+  count: number,
+  rowsPerPrincipal = 200,
+): Generator<PrincipalAccessReportRow> {
   const analysisTime = new Date("2026-03-04T07:00:00Z");
   const noExceptions: readonly string[] = [];
   const grantedByManaged = [
@@ -30,11 +32,11 @@ export function* syntheticPrincipalAccessRows(count: number): Generator<Principa
   const grantedByInline = [{ policyType: "inline", policyName: "data-access", sids: ["Read"] }];
   const someExceptions: readonly string[] = ["arn:aws:s3:::secret-archive/*"];
   for (let i = 0; i < count; ) {
-    const p = i / ROWS_PER_PRINCIPAL;
+    const p = i / rowsPerPrincipal;
     const name = `${p % 2 ? "role" : "user"}-${p}`;
     const arn = `arn:aws:iam::210987654321:${p % 2 ? "role/service-role" : "user/staff"}/${name}`;
     const tags = { BusinessUnit: `unit-${p % 12}`, Environment: p % 3 ? "prod" : "dev" };
-    for (let j = 0; j < ROWS_PER_PRINCIPAL && i < count; j++, i++) {
+    for (let j = 0; j < rowsPerPrincipal && i < count; j++, i++) {
       const pattern = j % 3 === 0 ? "" : `arn:aws:s3:::data-bucket-${(p + j) % 300}/*`;
       yield {
         analysis_time: analysisTime,

@@ -64,6 +64,28 @@ export type {
 export { resourceAccessPathRows } from "./rows/resource-access-path-rows.ts";
 export { buildResourceAccessRow, resourceAccessReportRows } from "./rows/resource-access-rows.ts";
 export { buildResourceRow, resourceReportRows } from "./rows/resource-rows.ts";
+export {
+  AUDIT_SHEET_NAMES,
+  AUDIT_WORKBOOK_NAME,
+  type AuditSheetReport,
+  type AuditSummary,
+  auditSheetName,
+  CAPABILITY_COLUMNS,
+  CAPABILITY_SHEET,
+  type CapabilityMapInput,
+  capabilityRows,
+  SUMMARY_SHEET,
+  type WrittenSheet,
+} from "./workbook/audit-sheets.ts";
+export {
+  type AuditWorkbook,
+  type AuditWorkbookOptions,
+  EXCEL_MAX_ROWS,
+  openAuditWorkbook,
+  type SheetWriter,
+  type WrittenWorkbook,
+} from "./workbook/audit-workbook.ts";
+export { EXCEL_MAX_CELL_CHARS, TIMESTAMP_FORMAT } from "./workbook/sheet-cells.ts";
 export { openCsvWriter } from "./writers/csv-writer.ts";
 export type { WrittenFile } from "./writers/hashing-file.ts";
 export { openJsonLinesWriter } from "./writers/jsonl-writer.ts";

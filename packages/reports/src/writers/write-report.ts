@@ -7,6 +7,8 @@ import {
   type ReportType,
 } from "../columns/report-columns.ts";
 import type { ReportFormat } from "../report-formats.ts";
+import { auditSheetName, type WrittenSheet } from "../workbook/audit-sheets.ts";
+import type { AuditWorkbook } from "../workbook/audit-workbook.ts";
 import { openCsvWriter } from "./csv-writer.ts";
 import type { WrittenFile } from "./hashing-file.ts";
 import { openJsonLinesWriter } from "./jsonl-writer.ts";
@@ -29,10 +31,12 @@ export interface WriteReportOptions {
   /** Rows per Parquet row group (see `openParquetWriter`). */
   parquetRowGroupSize?: number;
   /**
-   * `k9` (AWS): the CSV holds exactly k9's columns, in k9's value formats, while the other
-   * formats hold every column. Default `sightline`: every format every column.
+   * `k9` (AWS): the CSV (and the workbook's sheet) holds exactly k9's columns, in k9's value
+   * formats, while the other formats hold every column. Default `sightline`: every column.
    */
   csvDialect?: CsvDialect;
+  /** Also writes the report's sheet of this workbook in the same pass, if it has one. */
+  workbook?: AuditWorkbook;
 }
 
 export interface WrittenReportFile extends WrittenFile {
@@ -43,9 +47,11 @@ export interface WrittenReport {
   type: ReportType;
   rows: number;
   files: WrittenReportFile[];
+  /** The report's sheets in `options.workbook`. */
+  sheet?: WrittenSheet;
 }
 
-function writeToAll(writers: readonly RowWriter[], row: ReportRows[ReportType]) {
+function writeToAll(writers: readonly Pick<RowWriter, "write">[], row: ReportRows[ReportType]) {
   let full: Promise<void>[] | undefined;
   for (const writer of writers) {
     const wait = writer.write(row);
@@ -63,8 +69,9 @@ const isAsync = <T>(rows: Iterable<T> | AsyncIterable<T>): rows is AsyncIterable
 /**
  * Writes one report in every format of `formats` in a single pass over `rows`, which may be a
  * generator that cannot be replayed. Each row is handed to every format's writer; a writer whose
- * file is full holds the loop until the file drains, so nothing accumulates. On an error every
- * partial file is removed.
+ * file is full holds the loop until the file drains, so nothing accumulates. With `workbook`, the
+ * report's sheet is written in the same pass. On an error every partial file is removed (and the
+ * workbook, which cannot drop a sheet, with them).
  */
 export async function writeReport<T extends ReportType>(
   type: T,
@@ -72,7 +79,9 @@ export async function writeReport<T extends ReportType>(
   options: WriteReportOptions,
 ): Promise<WrittenReport> {
   const formats = [...new Set(options.formats)];
-  if (formats.length === 0) throw new Error("writeReport needs at least one format");
+  const sheetName = options.workbook && auditSheetName(type);
+  if (formats.length === 0 && !sheetName)
+    throw new Error("writeReport needs at least one format or a workbook sheet");
   await mkdir(options.dir, { recursive: true });
   const base = path.join(options.dir, options.baseName ?? type);
   const writerOptions = {
@@ -88,11 +97,14 @@ export async function writeReport<T extends ReportType>(
     k9Csv && format === "csv"
       ? REPORT_COLUMNS[type].slice(0, K9_COLUMN_COUNT[type])
       : REPORT_COLUMNS[type];
+  // The sheet first: it refuses to open while another report's sheet is, before any file exists.
+  const sheet = sheetName ? options.workbook?.sheet(sheetName, columnsOf("csv")) : undefined;
   const outputs = formats.map((format) => ({
     format,
     writer: OPENERS[format](`${base}.${format}`, columnsOf(format), writerOptions),
   }));
-  const writers = outputs.map((output) => output.writer);
+  const writers: Pick<RowWriter, "write" | "abort">[] = outputs.map((output) => output.writer);
+  if (sheet) writers.push(sheet);
   let count = 0;
   try {
     if (isAsync(rows)) {
@@ -109,7 +121,8 @@ export async function writeReport<T extends ReportType>(
     }
     const files: WrittenReportFile[] = [];
     for (const { format, writer } of outputs) files.push({ format, ...(await writer.finish()) });
-    return { type, rows: count, files };
+    if (!sheet) return { type, rows: count, files };
+    return { type, rows: count, files, sheet: await sheet.finish() };
   } catch (error) {
     await Promise.allSettled(writers.map((writer) => writer.abort()));
     throw error;
