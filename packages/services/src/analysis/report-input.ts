@@ -63,8 +63,10 @@ export function reportInputOf(
 }
 
 /**
- * The resources report: every resource with a policy (the engine's rows), then every collected
- * bucket and key without one, so that the report lists all of them, as k9's does.
+ * The resources report: every resource the engine reports (those with a policy, and the
+ * account's buckets without one), then every collected bucket or key it does not know (a
+ * bucket listed by no account's snapshot, a key whose policy could not be read), so that the
+ * report lists all of them, as k9's does.
  */
 export function* allResources(
   analysis: AccountAnalysis,
