@@ -26,6 +26,7 @@ export {
   type ResourceReportRow,
 } from "./columns/report-columns.ts";
 export {
+  AUDIT_WORKBOOK_TYPE,
   type DeliveryPlan,
   type DeliveryTarget,
   datedManifestKey,
@@ -35,6 +36,7 @@ export {
   latestManifestKey,
   latestReportKey,
   type PlannedObject,
+  type WrittenWorkbookFile,
   planReportObjects,
   REPORT_PROVIDERS,
   type ReportProvider,

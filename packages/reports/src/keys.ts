@@ -1,4 +1,5 @@
 import type { ReportType } from "./columns/report-columns.ts";
+import type { WrittenFile } from "./writers/hashing-file.ts";
 import type { ReportFormat, WrittenReport, WrittenReportFile } from "./writers/write-report.ts";
 
 /**
@@ -35,8 +36,10 @@ type DatedParts = Pick<
   DeliveryTarget,
   "provider" | "customerId" | "accountId" | "analysisTime" | "reportMinute"
 >;
-/** A report type, or `manifest` for the run's manifest. */
-type ObjectName = ReportType | "manifest";
+/** k9's workbook of a run's four reports (`resource-access-audit.<stamp>.xlsx`). */
+export const AUDIT_WORKBOOK_TYPE = "resource-access-audit";
+/** A report type, the workbook, or `manifest` for the run's manifests. */
+type ObjectName = ReportType | typeof AUDIT_WORKBOOK_TYPE | "manifest";
 
 // Identifiers become path segments and hive partition values: `/`, `=` or `..` would move the key.
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -65,7 +68,7 @@ const accountPrefix = ({ provider: p, customerId, accountId }: AccountParts) =>
  * the manifests) in the account's `sightline/` folder, where k9's tools do not look.
  */
 const folderOf = (parts: AccountParts, ext: string) =>
-  ext === "csv" ? accountPrefix(parts) : `${accountPrefix(parts)}/sightline`;
+  ext === "csv" || ext === "xlsx" ? accountPrefix(parts) : `${accountPrefix(parts)}/sightline`;
 
 /**
  * `customers/<customerId>/reports/<aws|azure>/<accountId>/<YYYY>/<MM>/<name>.<YYYY-MM-DD-HHMM>.csv`;
@@ -125,11 +128,16 @@ export function k9HiveReportKey(
   return undefined;
 }
 
+/** A run's workbook as written: k9's `resource-access-audit`, with its sheets' reports. */
+export interface WrittenWorkbookFile extends WrittenFile {
+  format: "xlsx";
+}
+
 /** One local file to upload under one key. */
 export interface PlannedObject {
   key: string;
-  type: ReportType;
-  file: WrittenReportFile;
+  type: ReportType | typeof AUDIT_WORKBOOK_TYPE;
+  file: WrittenReportFile | WrittenWorkbookFile;
 }
 
 /**
@@ -148,8 +156,16 @@ export interface DeliveryPlan {
 export function planReportObjects(
   reports: readonly WrittenReport[],
   target: DeliveryTarget,
+  workbook?: WrittenWorkbookFile,
 ): DeliveryPlan {
   const plan: DeliveryPlan = { dated: [], latest: [], hive: [] };
+  // k9 delivers its workbook dated only: its tools look for no latest copy.
+  if (workbook)
+    plan.dated.push({
+      key: datedReportKey(target, AUDIT_WORKBOOK_TYPE, "xlsx"),
+      type: AUDIT_WORKBOOK_TYPE,
+      file: workbook,
+    });
   for (const { type, files } of reports) {
     for (const file of files) {
       if (target.formats.includes(file.format)) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REPORT_TYPES } from "./columns/report-columns.ts";
-import type { DeliveryTarget, PlannedObject } from "./keys.ts";
+import { AUDIT_WORKBOOK_TYPE, type DeliveryTarget, type PlannedObject } from "./keys.ts";
 import { REPORT_FORMATS, type WrittenReport } from "./writers/write-report.ts";
 
 const Count = z.number().int().nonnegative();
@@ -9,8 +9,8 @@ export const ManifestObject = z.object({
   key: z.string().min(1),
   bytes: Count,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  reportType: z.enum(REPORT_TYPES),
-  format: z.enum(REPORT_FORMATS),
+  reportType: z.enum([...REPORT_TYPES, AUDIT_WORKBOOK_TYPE]),
+  format: z.enum([...REPORT_FORMATS, "xlsx"]),
   rows: Count,
 });
 export type ManifestObject = z.infer<typeof ManifestObject>;

@@ -124,7 +124,7 @@ for (const format of REPORT_FORMATS) {
   heldHeap();
   peakHeap = 0;
   started = performance.now();
-  const reports = await writeReports({
+  const { reports } = await writeReports({
     model,
     analysis,
     graph,

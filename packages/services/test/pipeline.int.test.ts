@@ -222,6 +222,48 @@ describe("an analysis, end to end through the fake AWS", () => {
     ]);
   });
 
+  it("delivers k9's workbook beside the CSVs when asked, listed in the dated manifest", async () => {
+    const partner = await pipeline.partner();
+    pipeline.settings.analysis.workbook = true;
+    try {
+      const { executionId } = await triggerAnalysis(ctx, {
+        owner: { kind: "partner", ...partner },
+        accountId: smallAccount.ACCOUNT_ID,
+        kind: "ondemand",
+      });
+      const execution = await pipeline.finished(executionId);
+      expect(execution.status).toBe("succeeded");
+      const keys = execution.reportKeys;
+      const workbookKey = keys.find((k) => k.endsWith(".xlsx")) ?? "";
+      expect(workbookKey).toMatch(
+        new RegExp(
+          `^customers/${partner.customerId}/reports/aws/${smallAccount.ACCOUNT_ID}/\\d{4}/\\d{2}/resource-access-audit\\.\\d{4}-\\d{2}-\\d{2}-\\d{4}\\.xlsx$`,
+        ),
+      );
+      const stored = inbox(workbookKey);
+      expect(stored?.body.subarray(0, 2).toString()).toBe("PK");
+      const manifestKey = keys.find((k) => /\/sightline\/\d{4}\/\d{2}\/manifest\./.test(k)) ?? "";
+      const manifest = Manifest.parse(
+        JSON.parse(inbox(manifestKey)?.body.toString("utf8") ?? "{}"),
+      );
+      const listed = manifest.objects.find((o) => o.key === workbookKey);
+      expect(listed).toMatchObject({
+        reportType: "resource-access-audit",
+        format: "xlsx",
+        bytes: stored?.size,
+        sha256: stored?.sha256,
+      });
+      // Its rows are the four reports' rows.
+      const k9Rows = manifest.reports
+        .filter((r) => r.type !== "resource-access-paths")
+        .reduce((sum, r) => sum + r.rows, 0);
+      expect(listed?.rows).toBe(k9Rows);
+      expectK9Layout(keys);
+    } finally {
+      pipeline.settings.analysis.workbook = false;
+    }
+  });
+
   it("collects with the assumed role's credentials, and stores the snapshot", async () => {
     const partner = await pipeline.partner();
     const before = fake.calls.length;

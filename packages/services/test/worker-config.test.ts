@@ -59,3 +59,19 @@ describe("the worker's Azure configuration", () => {
     expect(JSON.stringify(parsed.error?.issues.map((i) => i.message))).not.toContain("sightline");
   });
 });
+
+describe("the report formats", () => {
+  it("are k9's CSVs and Sightline's Parquet rows by default; xlsx adds k9's workbook", () => {
+    expect(analysisSettingsOf(PipelineConfig.parse({}), "/data")).toMatchObject({
+      formats: ["csv", "parquet"],
+    });
+    expect(analysisSettingsOf(PipelineConfig.parse({}), "/data").workbook).toBeUndefined();
+    const settings = analysisSettingsOf(
+      PipelineConfig.parse({ SIGHTLINE_REPORT_FORMATS: "csv, xlsx,jsonl" }),
+      "/data",
+    );
+    expect(settings).toMatchObject({ formats: ["csv", "jsonl"], workbook: true });
+    const refused = PipelineConfig.safeParse({ SIGHTLINE_REPORT_FORMATS: "csv,xls" });
+    expect(refused.success).toBe(false);
+  });
+});

@@ -22,6 +22,8 @@ export interface AnalysisSettings {
   collection?: { credentialReportPollMs?: number; concurrency?: number };
   /** Formats of the dated and latest copies; Parquet is added for the hive copy. */
   formats: readonly ReportFormat[];
+  /** Also k9's `resource-access-audit` workbook of an AWS account (`xlsx` in the formats setting). */
+  workbook?: boolean;
   /**
    * Deliver to S3 destinations whose owner has not proven the bucket, with a warning on every
    * delivery (`SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS`): only for the transition after an upgrade.

@@ -29,6 +29,7 @@ import {
   type ReportFormat,
   type ReportProvider,
   type WrittenReport,
+  type WrittenWorkbookFile,
   writeAzureReports,
 } from "@sightline/reports";
 import type { ServiceContext } from "../context.ts";
@@ -95,7 +96,11 @@ async function analyseAndWrite(
   account: AccountContext,
   output: { analysisTime: Date; dir: string; formats: ReportFormat[] },
   log: Logger,
-): Promise<{ reports: WrittenReport[]; warnings: ExecutionWarning[] }> {
+): Promise<{
+  reports: WrittenReport[];
+  warnings: ExecutionWarning[];
+  workbook?: WrittenWorkbookFile;
+}> {
   const collected = await collectOrReuse(ctx, settings, execution, account);
   log.info({ warnings: collected.warnings.length }, "collected");
   if (isAzureCollection(collected)) {
@@ -106,14 +111,16 @@ async function analyseAndWrite(
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
   const graph = buildAccessGraph(model);
-  const reports = await writeReports({
+  const { reports, workbook } = await writeReports({
     model,
     analysis,
     graph,
     metadata: collected.metadata,
     ...output,
+    workbook: settings.workbook === true,
   });
-  return { reports, warnings: warningsOf(collected.warnings, analysis.issues) };
+  const warnings = warningsOf(collected.warnings, analysis.issues);
+  return { reports, warnings, ...(workbook ? { workbook } : {}) };
 }
 
 /**
@@ -168,6 +175,7 @@ async function analyseAndDeliver(
       ],
     },
     reports,
+    ...(written.workbook ? { workbook: written.workbook } : {}),
     warnings,
   });
   await finishExecution(ctx.db, execution.executionId, {

@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { CollectionMetadata } from "@sightline/aws";
+import { getAwsCapabilityMap } from "@sightline/capabilities";
 import {
   type AccessGraph,
   type AccountAnalysis,
@@ -7,15 +9,19 @@ import {
   reportedAccessPaths,
 } from "@sightline/engine";
 import {
+  AUDIT_WORKBOOK_TYPE,
   createReportContext,
   fullRowFormats,
+  openAuditWorkbook,
   principalAccessReportRows,
   principalReportRows,
   type ReportFormat,
   resourceAccessPathRows,
   resourceAccessReportRows,
   resourceReportRows,
+  type WriteReportOptions,
   type WrittenReport,
+  type WrittenWorkbookFile,
   writeReport,
 } from "@sightline/reports";
 import { resourceExpander } from "./expand-resources.ts";
@@ -35,7 +41,9 @@ export async function writeReports(input: {
   analysisTime: Date;
   dir: string;
   formats: readonly ReportFormat[];
-}): Promise<WrittenReport[]> {
+  /** Also k9's `resource-access-audit` workbook, its sheets written in the same passes. */
+  workbook?: boolean;
+}): Promise<{ reports: WrittenReport[]; workbook?: WrittenWorkbookFile }> {
   const { model, analysis, graph, metadata, dir, formats } = input;
   const adminPaths = iamAdminPaths(graph, analysis.principals);
   const context = createReportContext(
@@ -49,31 +57,60 @@ export async function writeReports(input: {
     ...Object.keys(metadata.keys),
     ...roles,
   ]);
-  // k9's four CSVs are k9's in form; the other formats carry Sightline's full rows.
-  const options = { dir, formats, csvDialect: "k9" as const };
-  return [
-    await writeReport("principals", principalReportRows(analysis.principals, context), options),
-    await writeReport(
-      "resources",
-      resourceReportRows(allResources(analysis, metadata), context),
-      options,
-    ),
-    await writeReport(
-      "principal-access-summaries",
-      principalAccessReportRows(analysis.principalAccessSummaries(), context, {
-        expandResourcePattern,
-      }),
-      options,
-    ),
-    await writeReport(
-      "resource-access-summaries",
-      resourceAccessReportRows(analysis.resourceAccessSummaries(), context),
-      options,
-    ),
-    await writeReport(
-      "resource-access-paths",
-      resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
-      { dir, formats: fullRowFormats(formats) },
-    ),
-  ];
+  const workbook = input.workbook
+    ? await openAuditWorkbook(path.join(dir, `${AUDIT_WORKBOOK_TYPE}.xlsx`), {
+        analysisTime: input.analysisTime,
+        summary: {
+          account: metadata.accountId,
+          principals: analysis.principals.length,
+          iamAdmins: analysis.principals.filter((p) => p.iamAdmin !== "no").length,
+          resources: count(allResources(analysis, metadata)),
+        },
+        capabilityMap: getAwsCapabilityMap(),
+      })
+    : undefined;
+  // k9's four CSVs (and sheets) are k9's in form; the other formats carry Sightline's full rows.
+  const options = { dir, formats, csvDialect: "k9" as const, ...(workbook ? { workbook } : {}) };
+  try {
+    const reports = await writeAll(options);
+    if (!workbook) return { reports };
+    return { reports, workbook: { ...(await workbook.finish()), format: "xlsx" } };
+  } catch (error) {
+    await workbook?.abort();
+    throw error;
+  }
+
+  async function writeAll(options: WriteReportOptions): Promise<WrittenReport[]> {
+    return [
+      await writeReport("principals", principalReportRows(analysis.principals, context), options),
+      await writeReport(
+        "resources",
+        resourceReportRows(allResources(analysis, metadata), context),
+        options,
+      ),
+      await writeReport(
+        "principal-access-summaries",
+        principalAccessReportRows(analysis.principalAccessSummaries(), context, {
+          expandResourcePattern,
+        }),
+        options,
+      ),
+      await writeReport(
+        "resource-access-summaries",
+        resourceAccessReportRows(analysis.resourceAccessSummaries(), context),
+        options,
+      ),
+      await writeReport(
+        "resource-access-paths",
+        resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
+        { dir, formats: fullRowFormats(formats) },
+      ),
+    ];
+  }
+}
+
+function count(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of items) n++;
+  return n;
 }

@@ -7,6 +7,7 @@ import {
   type PlannedObject,
   planReportObjects,
   type WrittenReport,
+  type WrittenWorkbookFile,
 } from "@sightline/reports";
 import type { ReportInbox } from "./report-inbox.ts";
 
@@ -17,6 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
   csv: "text/csv; charset=utf-8",
   jsonl: "application/x-ndjson",
   parquet: "application/vnd.apache.parquet",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
 interface DeliveryInput {
@@ -24,6 +26,8 @@ interface DeliveryInput {
   executionId: string;
   target: DeliveryTarget;
   reports: readonly WrittenReport[];
+  /** k9's workbook of the run, delivered dated and listed in the dated manifest. */
+  workbook?: WrittenWorkbookFile;
   warnings: readonly ManifestWarning[];
 }
 
@@ -66,7 +70,7 @@ async function putManifest(
  */
 export async function deliverReports(input: DeliveryInput): Promise<string[]> {
   const { inbox, target } = input;
-  const plan = planReportObjects(input.reports, target);
+  const plan = planReportObjects(input.reports, target, input.workbook);
   const sentAs = new Map<string, string>();
   await place(inbox, plan.dated, sentAs);
   await place(inbox, plan.hive, sentAs);

@@ -36,8 +36,9 @@ export const PipelineConfig = z
     SIGHTLINE_AZURE_ARM_URL: z.url({ protocol: /^https$/ }).optional(),
     SIGHTLINE_AZURE_GRAPH_URL: z.url({ protocol: /^https$/ }).optional(),
     SIGHTLINE_AZURE_AUTHORITY_HOST: z.url({ protocol: /^https$/ }).optional(),
+    /** `xlsx` adds k9's workbook of an AWS account's reports to the row formats. */
     SIGHTLINE_REPORT_FORMATS: list
-      .pipe(z.array(z.enum(REPORT_FORMATS)).min(1, "must name at least one format"))
+      .pipe(z.array(z.enum([...REPORT_FORMATS, "xlsx"])).min(1, "must name at least one format"))
       .default(["csv", "parquet"]),
     /** S3-compatible inbox endpoints (and the loopback fake) need path-style bucket addressing. */
     SIGHTLINE_S3_FORCE_PATH_STYLE: z.stringbool().default(false),
@@ -109,7 +110,8 @@ export function analysisSettingsOf(config: PipelineConfig, dataDir: string): Ana
     ...(azure ? { azure } : {}),
     inboxDir: path.join(dataDir, "inbox"),
     workDir: path.join(dataDir, "work"),
-    formats: config.SIGHTLINE_REPORT_FORMATS,
+    formats: config.SIGHTLINE_REPORT_FORMATS.filter((format) => format !== "xlsx"),
+    ...(config.SIGHTLINE_REPORT_FORMATS.includes("xlsx") ? { workbook: true } : {}),
     ...(config.SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS ? { allowUnprovenDestinations: true } : {}),
     ...(config.SIGHTLINE_AWS_REGIONS ? { regions: config.SIGHTLINE_AWS_REGIONS } : {}),
     ...(config.SIGHTLINE_CVS_URL && config.SIGHTLINE_CVS_TOKEN
