@@ -36,10 +36,10 @@ export {
   latestManifestKey,
   latestReportKey,
   type PlannedObject,
-  type WrittenWorkbookFile,
   planReportObjects,
   REPORT_PROVIDERS,
   type ReportProvider,
+  type WrittenWorkbookFile,
 } from "./keys.ts";
 export {
   buildManifest,
