@@ -109,6 +109,12 @@ describe("buildPrincipalRow", () => {
     });
   });
 
+  it("marks a disabled password Inactive, its last use kept", () => {
+    const row = build(user, { credentials: { password: { active: false, lastUsed: at(1) } } });
+    expect(row).toMatchObject({ password_state: "Inactive", password_last_used: at(1) });
+    expect(row.principal_last_used).toEqual(at(1));
+  });
+
   it("leaves the credential columns blank for a user without password or keys", () => {
     const row = build(user, { credentials: {} });
     expect([row.password_state, row.access_key_1_state, row.access_key_2_state]).toEqual([

@@ -1,12 +1,16 @@
 import { createHash } from "node:crypto";
-import { smallAccount } from "@sightline/aws/testing";
+import { credentialReportCsv, smallAccount } from "@sightline/aws/testing";
 import { latestSnapshot } from "@sightline/db";
 import { K9_COLUMN_COUNT, Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
 import {
   athenaCsvKey,
   athenaParquetKey,
+  dashboardQuery,
+  datadogSearch,
   expectK9Compatible,
   expectK9Layout,
+  splunkKata2UnusedPrincipals,
+  splunkKata3StaleCredentials,
 } from "@sightline/reports/k9-contract";
 import { afterAll, describe, expect, it } from "vitest";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
@@ -33,9 +37,35 @@ const carol = {
 };
 const model = smallAccount.model;
 const details = model.authorizationDetails;
+const arnOf = (name: string) => `arn:aws:iam::${smallAccount.ACCOUNT_ID}:${name}`;
+// Credentials as IAM reports them, relative to today: alice signs in and uses her key; bob's
+// password was deleted (IAM keeps its last use) and his only key is deactivated; carol has none.
+const daysAgo = (days: number) =>
+  new Date(Date.now() - days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+const credentials = credentialReportCsv([
+  { user: "<root_account>", arn: arnOf("root"), password_last_used: daysAgo(3) },
+  {
+    user: "alice",
+    arn: arnOf("user/alice"),
+    password_enabled: "true",
+    password_last_used: daysAgo(10),
+    password_last_changed: daysAgo(200),
+    access_key_1_active: "true",
+    access_key_1_last_rotated: daysAgo(30),
+    access_key_1_last_used_date: daysAgo(5),
+  },
+  {
+    user: "bob",
+    arn: arnOf("user/bob"),
+    password_last_used: daysAgo(400),
+    access_key_1_last_rotated: daysAgo(500),
+  },
+  { user: "carol", arn: arnOf("user/carol") },
+]);
 const pipeline = await startPipeline({
   model: {
     ...model,
+    credentialReportCsv: credentials,
     authorizationDetails: {
       ...details,
       UserDetailList: [...(details?.UserDetailList ?? []), carol],
@@ -219,6 +249,57 @@ describe("an analysis, end to end through the fake AWS", () => {
         except_resources: [],
         resource_pattern: "arn:aws:s3:::reports/*",
       }),
+    ]);
+  });
+
+  it("k9's dashboards and searches find in the rows what the account holds", async () => {
+    const partner = await pipeline.partner({ featureFlags: { latestReportEnabled: true } });
+    const { executionId } = await triggerAnalysis(ctx, {
+      owner: { kind: "partner", ...partner },
+      accountId: smallAccount.ACCOUNT_ID,
+      kind: "ondemand",
+    });
+    const execution = await pipeline.finished(executionId);
+    expect(execution.status).toBe("succeeded");
+    const latest = `customers/${partner.customerId}/reports/aws/${smallAccount.ACCOUNT_ID}`;
+    const text = (key: string) => inbox(key)?.body.toString("utf8") ?? "";
+    const principals = text(`${latest}/latest/principals.latest.csv`);
+    const full = text(`${latest}/sightline/latest/principals.latest.jsonl`)
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { principal_arn: string; principal_is_iam_admin: boolean },
+      );
+    const arns = (events: Record<string, string>[]) => events.map((e) => e.principal_arn).sort();
+
+    // Datadog: the IAM-admin widgets find every admin the report marks, and only those.
+    const admins = full.filter((row) => row.principal_is_iam_admin).map((row) => row.principal_arn);
+    expect(admins).toContain(arnOf("role/Deployer"));
+    expect(
+      arns(datadogSearch(dashboardQuery("principals", "principal_is_iam_admin"), principals)),
+    ).toEqual(admins.sort());
+    // "Inactive Password" and "Inactive Access Key 1": bob's deleted password and his key.
+    expect(arns(datadogSearch(dashboardQuery("principals", "password_state"), principals))).toEqual(
+      [arnOf("user/bob")],
+    );
+    expect(
+      arns(datadogSearch(dashboardQuery("principals", "access_key_1_state"), principals)),
+    ).toEqual([arnOf("user/bob")]);
+
+    // Splunk kata 2: every principal never used or unused for 90 days (Deployer: 2024-05-01).
+    const now = new Date();
+    expect(splunkKata2UnusedPrincipals(principals, now)).toEqual(
+      [
+        arnOf("role/Deployer"),
+        arnOf("role/SightlineAuditor"),
+        arnOf("user/bob"),
+        arnOf("user/carol"),
+      ].sort(),
+    );
+    // Kata 3: alice's password changed 200 days ago, bob's key rotated 500 days ago.
+    expect(splunkKata3StaleCredentials(principals, now)).toEqual([
+      arnOf("user/alice"),
+      arnOf("user/bob"),
     ]);
   });
 

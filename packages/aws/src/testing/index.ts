@@ -17,4 +17,5 @@ export type {
 } from "./fake-model.ts";
 export type { FakeService } from "./fake-request.ts";
 export type { Fault, RecordedCall, StoreBodies, StoredObject } from "./fake-state.ts";
+export { type CredentialReportUser, credentialReportCsv } from "./services/iam-documents.ts";
 export * as smallAccount from "./small-account.ts";

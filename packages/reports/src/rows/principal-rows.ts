@@ -1,10 +1,15 @@
 import type { PrincipalRow } from "@sightline/engine";
 import type { PrincipalReportRow } from "../columns/report-columns.ts";
 import type { ReportContext } from "./report-context.ts";
-import type { AccessKeyCredential, UserCredentials } from "./report-metadata.ts";
+import type {
+  AccessKeyCredential,
+  PasswordCredential,
+  UserCredentials,
+} from "./report-metadata.ts";
 
 // k9's values: a credential that exists has a state, one that does not leaves every column blank.
-const PASSWORD_ENABLED = "Active";
+const passwordState = (password: PasswordCredential | undefined) =>
+  password === undefined ? "" : password.active === false ? "Inactive" : "Active";
 const keyState = (key: AccessKeyCredential | undefined) =>
   key === undefined ? "" : key.active ? "Active" : "Inactive";
 
@@ -45,7 +50,7 @@ export function buildPrincipalRow(row: PrincipalRow, context: ReportContext): Pr
     principal_tags: row.tags,
     password_last_used: credentials?.password?.lastUsed,
     password_last_rotated: credentials?.password?.lastRotated,
-    password_state: credentials?.password ? PASSWORD_ENABLED : "",
+    password_state: passwordState(credentials?.password),
     access_key_1_last_used: credentials?.accessKey1?.lastUsed,
     access_key_1_last_rotated: credentials?.accessKey1?.lastRotated,
     access_key_1_state: keyState(credentials?.accessKey1),

@@ -1,7 +1,12 @@
 import type { PrincipalRow } from "@sightline/engine";
 
-/** A console password, as the IAM credential report describes it. Present means enabled. */
+/**
+ * A console password, as the IAM credential report describes it. Present means the user has or
+ * had one: a removed password keeps its `password_last_used` in the report.
+ */
 export interface PasswordCredential {
+  /** `password_enabled` in the credential report: `true` (the default) → `Active`, `false` → `Inactive`. */
+  active?: boolean;
   lastUsed?: Date;
   /** `password_last_changed` in the credential report. */
   lastRotated?: Date;

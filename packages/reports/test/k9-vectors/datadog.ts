@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import { K9_COLUMNS, type K9ReportType } from "./k9-format.ts";
 
 /**
@@ -112,3 +113,40 @@ export const DASHBOARD_QUERIES: readonly {
 
 /** Every widget also filters `@aws.account.id:$aws_account.value`, the number from the key. */
 export const DASHBOARD_ACCOUNT_ATTRIBUTE = "aws.account.id";
+
+/**
+ * Datadog's `csv()` filter of a report's sub-pipeline on each line of the file (the pipeline
+ * names the cells by its own header list, by position; the file's header line is a log like
+ * any other, its cells the column names).
+ */
+export function datadogEvents(type: K9ReportType, csvText: string): Record<string, string>[] {
+  const headers = DATADOG_CSV_HEADERS[type];
+  const lines = parse(csvText, { relax_column_count: true }) as string[][];
+  return lines.map((cells) =>
+    Object.fromEntries(headers.map((column, i) => [column, cells[i] ?? ""])),
+  );
+}
+
+/**
+ * What a dashboard query finds: the events whose attribute equals one of `values` exactly
+ * (Datadog's attribute search is case-sensitive). `key` is the `principal_arn` or
+ * `resource_arn` the widgets list.
+ */
+export function datadogSearch(
+  query: Pick<(typeof DASHBOARD_QUERIES)[number], "report" | "column" | "values">,
+  csvText: string,
+): Record<string, string>[] {
+  return datadogEvents(query.report, csvText).filter((event) =>
+    query.values.includes(event[query.column] ?? ""),
+  );
+}
+
+/** The dashboard's query on a column of a report (each is cited on `DASHBOARD_QUERIES`). */
+export function dashboardQuery(
+  report: K9ReportType,
+  column: string,
+): (typeof DASHBOARD_QUERIES)[number] {
+  const query = DASHBOARD_QUERIES.find((q) => q.report === report && q.column === column);
+  if (!query) throw new Error(`the dashboard has no query on ${report}.${column}`);
+  return query;
+}

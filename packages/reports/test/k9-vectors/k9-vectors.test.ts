@@ -11,6 +11,8 @@ import {
   DATADOG_CSV_HEADERS,
   DATADOG_FILE_RULE,
   DATADOG_FILE_RULE_CORRECTED,
+  dashboardQuery,
+  datadogSearch,
   expectK9Compatible,
   expectK9Layout,
   K9_ANALYSIS_TIME,
@@ -34,7 +36,11 @@ import {
   SPLUNK_STRPTIME_COLUMNS,
   SPLUNK_TIME_FORMAT,
   splunkGlob,
+  splunkKata2UnusedPrincipals,
+  splunkKata3StaleCredentials,
+  splunkRelativeDays,
   splunkStagedFiles,
+  splunkStrptime,
 } from "./index.ts";
 
 const PARTNER = "P123456-000000000001";
@@ -263,6 +269,62 @@ describe("Splunk (k9-splunk-viz)", () => {
       expect(reports.length).toBeGreaterThan(0);
       expect(new Set(reports)).toEqual(new Set([type]));
     }
+  });
+});
+
+describe("the searches, run on k9's own rows", () => {
+  const principals = k9SampleCsv("principals");
+  const USER = "arn:aws:iam::139710491120:user/ci";
+  const ROLE =
+    "arn:aws:iam::139710491120:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_AdministratorAccess_437be9d757c9ea2f";
+  // The same rows as Sightline wrote them before k9's value formats: `true`, ISO-8601 times.
+  const sightlineBefore = principals
+    .replaceAll(",True,", ",true,")
+    .replace(/(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})\+00:00/g, "$1T$2.000Z");
+
+  it("Datadog's IAM-admin widgets find both admins; `true` finds none", () => {
+    const admins = dashboardQuery("principals", "principal_is_iam_admin");
+    expect(datadogSearch(admins, principals).map((e) => e.principal_arn)).toEqual([USER, ROLE]);
+    expect(datadogSearch(admins, sightlineBefore)).toEqual([]);
+    const keys = dashboardQuery("principals", "access_key_2_state");
+    expect(datadogSearch(keys, principals)).toEqual([]);
+  });
+
+  it("Splunk reads times as strptime does, and snaps relative_time to the day", () => {
+    expect(splunkStrptime("2022-12-10 05:03:00+00:00")).toBe(Date.UTC(2022, 11, 10, 5, 3) / 1000);
+    expect(splunkStrptime("2022-12-10T05:03:00.000Z")).toBeNull();
+    expect(splunkStrptime("")).toBeNull();
+    expect(splunkRelativeDays(new Date("2023-03-10T17:00:00Z"), 90)).toBe(
+      Date.UTC(2022, 11, 10) / 1000,
+    );
+  });
+
+  it("kata 2 finds the principal last used more than 90 days ago, and the one never used", () => {
+    // The user was last used 2022-12-10 05:03; the role 2022-07-21.
+    expect(splunkKata2UnusedPrincipals(principals, new Date("2022-12-12T00:00:00Z"))).toEqual([
+      ROLE,
+    ]);
+    expect(splunkKata2UnusedPrincipals(principals, new Date("2023-03-11T00:00:00Z"))).toEqual([
+      ROLE,
+      USER,
+    ]);
+    // An ISO time gives null: neither never used nor old, so kata 2 misses the old role.
+    expect(splunkKata2UnusedPrincipals(sightlineBefore, new Date("2022-12-12T00:00:00Z"))).toEqual(
+      [],
+    );
+    const never = principals.replace(",True,2022-07-21 15:30:39+00:00,", ",True,,");
+    expect(splunkKata2UnusedPrincipals(never, new Date("2022-07-22T00:00:00Z"))).toEqual([ROLE]);
+  });
+
+  it("kata 3 finds the access key rotated more than 61 days ago; ISO times hide it", () => {
+    // ci's key 1 was rotated 2021-03-08 21:03:09.
+    expect(splunkKata3StaleCredentials(principals, new Date("2021-05-08T00:00:00Z"))).toEqual([]);
+    expect(splunkKata3StaleCredentials(principals, new Date("2021-05-09T00:00:00Z"))).toEqual([
+      USER,
+    ]);
+    expect(splunkKata3StaleCredentials(sightlineBefore, new Date("2022-12-12T00:00:00Z"))).toEqual(
+      [],
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import type { K9ReportType } from "./k9-format.ts";
 
 /**
@@ -96,4 +97,72 @@ export function splunkStagedFiles(keys: Iterable<string>): { key: string; staged
     staged.push({ key, staged: match[1].replaceAll("/", "_") });
   }
   return staged;
+}
+
+/**
+ * Splunk's `strptime(value, "%Y-%m-%d %H:%M:%S")` as epoch seconds (`TZ = GMT`, README.md:42), or
+ * null where the format does not match: the prefix rule of `SPLUNK_STRPTIME`, the rest ignored.
+ */
+export function splunkStrptime(value: string | undefined): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(value ?? "");
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
+  return Date.UTC(y as number, (mo as number) - 1, d, h, mi, s) / 1000;
+}
+
+/** `relative_time(now(), "-<days>d@d")`: `days` back, snapped to that day's midnight (GMT). */
+export function splunkRelativeDays(now: Date, days: number): number {
+  const back = new Date(now.getTime() - days * 86_400_000);
+  return Date.UTC(back.getUTCFullYear(), back.getUTCMonth(), back.getUTCDate()) / 1000;
+}
+
+/**
+ * Splunk indexes a CSV by its header line (`INDEXED_EXTRACTIONS = csv`, README.md:37); an empty
+ * cell gives no field, which the searches test with `isnull`.
+ */
+export function splunkEvents(csvText: string): Record<string, string | undefined>[] {
+  const [header, ...lines] = parse(csvText, { relax_column_count: true }) as string[][];
+  return lines.map((cells) =>
+    Object.fromEntries(
+      (header ?? []).map((column, i) => [column, cells[i] === "" ? undefined : cells[i]]),
+    ),
+  );
+}
+
+/**
+ * Kata 2, "Find unused IAM principals" (README.md:167-174), on a `principals.latest.csv`: the
+ * `principal_arn` of every principal never used (`principal_last_used` empty or null) or last
+ * used on or before `relative_time(now(), "-90d@d")`.
+ */
+export function splunkKata2UnusedPrincipals(csvText: string, now: Date): string[] {
+  const threshold = splunkRelativeDays(now, SPLUNK_KATA_THRESHOLDS.unusedDays);
+  const found = new Set<string>();
+  for (const event of splunkEvents(csvText)) {
+    const used = splunkStrptime(event.principal_last_used);
+    const neverUsed = event.principal_last_used === undefined;
+    if (neverUsed || (used !== null && used <= threshold)) found.add(event.principal_arn ?? "");
+  }
+  return [...found].sort();
+}
+
+/**
+ * Kata 3, "Find stale AWS user credentials" (README.md:192-201): the `principal_arn` of every
+ * principal with a password or access key last rotated on or before
+ * `relative_time(now(), "-61d@d")`. A null `_dt` (empty, or a time strptime cannot read)
+ * compares false, so such a credential is never found.
+ */
+export function splunkKata3StaleCredentials(csvText: string, now: Date): string[] {
+  const threshold = splunkRelativeDays(now, SPLUNK_KATA_THRESHOLDS.staleRotationDays);
+  const found = new Set<string>();
+  for (const event of splunkEvents(csvText)) {
+    const stale = [
+      "password_last_rotated",
+      "access_key_1_last_rotated",
+      "access_key_2_last_rotated",
+    ]
+      .map((column) => splunkStrptime(event[column]))
+      .some((rotated) => rotated !== null && rotated <= threshold);
+    if (stale) found.add(event.principal_arn ?? "");
+  }
+  return [...found].sort();
 }

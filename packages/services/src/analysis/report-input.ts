@@ -2,6 +2,7 @@ import type { CollectionMetadata, CredentialReportRow } from "@sightline/aws";
 import type { AccountAnalysis, ResourceRow } from "@sightline/engine";
 import type {
   AccessKeyCredential,
+  PasswordCredential,
   PrincipalMetadata,
   ReportInput,
   ResourceMetadata,
@@ -22,16 +23,30 @@ function accessKey(key: CredentialReportRow["accessKeys"][0]): AccessKeyCredenti
   };
 }
 
+/**
+ * An enabled password is `Active`. A disabled one that leaves a trace (IAM keeps
+ * `password_last_used` after the login profile is deleted) is `Inactive`, which k9's dashboard
+ * counts; a user who never had one has none. The root user's password is `not_supported`: none.
+ */
+function password(row: CredentialReportRow): PasswordCredential | undefined {
+  const lastUsed = date(row.passwordLastUsed);
+  const lastRotated = date(row.passwordLastChanged);
+  if (row.passwordEnabled === undefined) return undefined;
+  if (!row.passwordEnabled && !lastUsed && !lastRotated) return undefined;
+  return {
+    active: row.passwordEnabled,
+    ...(lastUsed ? { lastUsed } : {}),
+    ...(lastRotated ? { lastRotated } : {}),
+  };
+}
+
 function credentialsOf(row: CredentialReportRow): UserCredentials {
   const [first, second] = row.accessKeys;
   const key1 = accessKey(first);
   const key2 = accessKey(second);
-  const lastUsed = date(row.passwordLastUsed);
-  const lastRotated = date(row.passwordLastChanged);
+  const pass = password(row);
   return {
-    ...(row.passwordEnabled
-      ? { password: { ...(lastUsed ? { lastUsed } : {}), ...(lastRotated ? { lastRotated } : {}) } }
-      : {}),
+    ...(pass ? { password: pass } : {}),
     ...(key1 ? { accessKey1: key1 } : {}),
     ...(key2 ? { accessKey2: key2 } : {}),
   };

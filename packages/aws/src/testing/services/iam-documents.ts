@@ -74,3 +74,30 @@ export function defaultCredentialReport(
   ];
   return `${lines.join("\n")}\n`;
 }
+
+/** One user of a credential report: IAM's column names, each value as IAM writes it. */
+export type CredentialReportUser = { user: string; arn: string } & Partial<
+  Record<(typeof REPORT_COLUMNS)[number], string>
+>;
+
+/**
+ * A credential report of these users, as IAM writes it: every column this one does not give is
+ * `N/A` (`false` for the `_active` flags and `password_enabled`; `not_supported` for the root
+ * user's password, `<root_account>`).
+ */
+export function credentialReportCsv(users: readonly CredentialReportUser[]): string {
+  const fallback = (column: string, user: string) =>
+    column === "password_enabled"
+      ? user === "<root_account>"
+        ? "not_supported"
+        : "false"
+      : column.endsWith("_active")
+        ? "false"
+        : "N/A";
+  const lines = users.map((row) =>
+    REPORT_COLUMNS.map(
+      (column) => (row as Record<string, string | undefined>)[column] ?? fallback(column, row.user),
+    ).join(","),
+  );
+  return `${[REPORT_COLUMNS.join(","), ...lines].join("\n")}\n`;
+}
