@@ -9,6 +9,13 @@ import { latestSnapshot } from "@sightline/db";
 import { AppError } from "@sightline/domain";
 import type { AzureSnapshot } from "@sightline/engine";
 import { Manifest, PRINCIPAL_COLUMNS } from "@sightline/reports";
+import {
+  DATADOG_FILE_RULE,
+  DATADOG_FILE_RULE_CORRECTED,
+  k9CliLoadLocalDb,
+  k9CliSyncSelects,
+  splunkStagedFiles,
+} from "@sightline/reports/k9-contract";
 import { afterAll, describe, expect, it } from "vitest";
 import { readCollection } from "../src/snapshots/stored-collection.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
@@ -104,6 +111,20 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
     expect(
       keys.every((k) => k.startsWith(`${prefix}/`) || k.startsWith("sightline/hive/azure/")),
     ).toBe(true);
+
+    // k9's tools, pointed at the whole customer folder: Splunk's staging and Datadog's rules take
+    // no Azure file; k9 sync fetches the dated CSVs, and its walk still succeeds (they stand as
+    // one more account, the subscription, so an AWS account's `k9 query` is not disturbed).
+    expect(splunkStagedFiles(keys)).toEqual([]);
+    expect(
+      keys.filter((k) => DATADOG_FILE_RULE.test(k) || DATADOG_FILE_RULE_CORRECTED.test(k)),
+    ).toEqual([]);
+    const synced = keys.filter((k) => k9CliSyncSelects(k));
+    expect(synced).toHaveLength(4);
+    const walked = k9CliLoadLocalDb(synced);
+    expect(walked).not.toHaveProperty("error");
+    if ("db" in walked)
+      expect([...(walked.db.get(partner.customerId)?.keys() ?? [])]).toEqual([SUB]);
 
     // The latest manifest (last) lists the latest copies, each in the folder inbox with its SHA-256.
     const manifestKey = keys.at(-1) ?? "";
