@@ -1,3 +1,4 @@
+export * from "./access-change.ts";
 export * from "./analysis-trigger.ts";
 export * from "./api-key.ts";
 export * from "./app-error.ts";
