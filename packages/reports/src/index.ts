@@ -9,6 +9,10 @@ export type {
   RowOf,
 } from "./columns/column.ts";
 export {
+  ACCESS_CHANGE_COLUMNS,
+  type AccessChangeReportRow,
+  FINDING_COLUMNS,
+  type FindingReportRow,
   K9_COLUMN_COUNT,
   PRINCIPAL_ACCESS_COLUMNS,
   PRINCIPAL_COLUMNS,

@@ -152,6 +152,12 @@ export interface DeliveryPlan {
   hive: PlannedObject[];
 }
 
+/**
+ * Reports read line by line whatever the formats setting says: the changes and the findings
+ * (OCSF is JSON) always go out as JSON Lines, beside their Parquet when the formats ask for it.
+ */
+const ALWAYS_JSON_LINES: ReadonlySet<ReportType> = new Set(["access-changes", "findings"]);
+
 /** Each written file of the target's formats under its dated key and, when asked, its latest key; Parquet under its hive key when asked. */
 export function planReportObjects(
   reports: readonly WrittenReport[],
@@ -168,7 +174,8 @@ export function planReportObjects(
     });
   for (const { type, files } of reports) {
     for (const file of files) {
-      if (target.formats.includes(file.format)) {
+      const always = file.format === "jsonl" && ALWAYS_JSON_LINES.has(type);
+      if (always || target.formats.includes(file.format)) {
         plan.dated.push({ key: datedReportKey(target, type, file.format), type, file });
         if (target.latest)
           plan.latest.push({ key: latestReportKey(target, type, file.format), type, file });

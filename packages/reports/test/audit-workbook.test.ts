@@ -31,7 +31,10 @@ function rowsOf(columns: readonly ReportColumn[], count: number, fill: (i: numbe
   return Array.from({ length: count }, (_, i) => ({ ...placeholderRow(columns), ...fill(i) }));
 }
 
-const ROWS: Record<Exclude<ReportType, "resource-access-paths">, AnyReportRow[]> = {
+const ROWS: Record<
+  Exclude<ReportType, "resource-access-paths" | "access-changes" | "findings">,
+  AnyReportRow[]
+> = {
   principals: rowsOf(PRINCIPAL_COLUMNS, 3, (i) => ({
     analysis_time: ANALYSIS_TIME,
     principal_name: i === 0 ? FORMULA : `role-${i}`,

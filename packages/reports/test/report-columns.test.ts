@@ -15,6 +15,8 @@ const K9_COLUMNS: Record<ReportType, string> = {
     "analysis_time, service_name, resource_name, resource_arn, access_capability, principal_type, principal_name, principal_arn, resource_tag_confidentiality",
   // Sightline's own report: no k9 counterpart.
   "resource-access-paths": "",
+  "access-changes": "",
+  findings: "",
 };
 
 const names = (type: ReportType) => REPORT_COLUMNS[type].map((column) => column.name);
@@ -44,6 +46,7 @@ describe.each(REPORT_TYPES)("%s", (type) => {
       string: "string",
       boolean: "boolean",
       timestamp: "timestamp",
+      integer: "bigint",
       json: "string",
     };
     expect(declared).toEqual(REPORT_COLUMNS[type].map((c) => [c.name, athenaType[c.type]]));

@@ -59,6 +59,7 @@ const PLACEHOLDERS: Readonly<Record<ColumnType, CellValue>> = {
   string: "x",
   boolean: false,
   timestamp: undefined,
+  integer: 0,
   json: {},
 };
 

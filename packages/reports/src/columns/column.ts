@@ -4,9 +4,10 @@
  * - `boolean`: `true`/`false` (CSV text, JSON boolean, Parquet BOOLEAN).
  * - `timestamp`: a `Date`, or `undefined` when unknown (CSV ISO-8601 UTC or blank, JSON string or
  *   null, Parquet INT64 TIMESTAMP(MILLIS, UTC) nullable).
+ * - `integer`: a whole number (CSV decimal text, JSON number, Parquet INT64).
  * - `json`: an object or array, possibly of objects (CSV JSON text, JSON nested value, Parquet UTF8 annotated JSON).
  */
-export type ColumnType = "string" | "boolean" | "timestamp" | "json";
+export type ColumnType = "string" | "boolean" | "timestamp" | "integer" | "json";
 
 export interface ReportColumn {
   readonly name: string;
@@ -15,13 +16,14 @@ export interface ReportColumn {
 
 export type JsonObject = Readonly<Record<string, string>>;
 export type JsonArray = readonly string[];
-/** A list of records, such as the policies that grant a row (`granted_by`). */
-export type JsonRecords = readonly object[];
+/** A list of records, such as the policies that grant a row (`granted_by`), or one record. */
+export type JsonRecords = readonly object[] | Readonly<Record<string, unknown>>;
 
 interface CellValues {
   string: string;
   boolean: boolean;
   timestamp: Date | undefined;
+  integer: number;
   json: JsonObject | JsonArray | JsonRecords;
 }
 

@@ -6,6 +6,8 @@ export const REPORT_TYPES = [
   "principal-access-summaries",
   "resource-access-summaries",
   "resource-access-paths",
+  "access-changes",
+  "findings",
 ] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
@@ -103,12 +105,57 @@ export const RESOURCE_ACCESS_PATH_COLUMNS = [
   column("paths_complete", "boolean"),
 ] as const;
 
+/**
+ * Sightline's own report: what changed since the account's previous analysis, one row per change
+ * (k9-cli's `diff` words in `change`; `kind` says what; `granted_by` what grants it now).
+ */
+export const ACCESS_CHANGE_COLUMNS = [
+  column("analysis_time", "timestamp"),
+  column("previous_analysis_time", "timestamp"),
+  column("change_id", "string"),
+  column("change", "string"),
+  column("kind", "string"),
+  column("principal_arn", "string"),
+  column("principal_name", "string"),
+  column("principal_type", "string"),
+  column("service_name", "string"),
+  column("access_capability", "string"),
+  column("resource_arn", "string"),
+  column("reach", "string"),
+  column("confidential", "boolean"),
+  column("before", "string"),
+  column("after", "string"),
+  column("granted_by", "json"),
+] as const;
+
+/**
+ * Sightline's own report: the findings of the analysis as OCSF Detection Findings (class 2004,
+ * schema 1.1.0), one object per line, with OCSF's attribute names.
+ */
+export const FINDING_COLUMNS = [
+  column("activity_id", "integer"),
+  column("category_uid", "integer"),
+  column("class_uid", "integer"),
+  column("type_uid", "integer"),
+  column("severity_id", "integer"),
+  column("status_id", "integer"),
+  column("time", "integer"),
+  column("message", "string"),
+  column("metadata", "json"),
+  column("finding_info", "json"),
+  column("cloud", "json"),
+  column("resources", "json"),
+  column("unmapped", "json"),
+] as const;
+
 export const REPORT_COLUMNS = {
   principals: PRINCIPAL_COLUMNS,
   resources: RESOURCE_COLUMNS,
   "principal-access-summaries": PRINCIPAL_ACCESS_COLUMNS,
   "resource-access-summaries": RESOURCE_ACCESS_COLUMNS,
   "resource-access-paths": RESOURCE_ACCESS_PATH_COLUMNS,
+  "access-changes": ACCESS_CHANGE_COLUMNS,
+  findings: FINDING_COLUMNS,
 } as const satisfies Readonly<Record<ReportType, readonly ReportColumn[]>>;
 
 /** How many leading columns of each report are k9's; the rest are Sightline's. */
@@ -118,6 +165,8 @@ export const K9_COLUMN_COUNT: Readonly<Record<ReportType, number>> = {
   "principal-access-summaries": 8,
   "resource-access-summaries": 9,
   "resource-access-paths": 0,
+  "access-changes": 0,
+  findings: 0,
 };
 
 export type PrincipalReportRow = RowOf<typeof PRINCIPAL_COLUMNS>;
@@ -125,6 +174,8 @@ export type ResourceReportRow = RowOf<typeof RESOURCE_COLUMNS>;
 export type PrincipalAccessReportRow = RowOf<typeof PRINCIPAL_ACCESS_COLUMNS>;
 export type ResourceAccessReportRow = RowOf<typeof RESOURCE_ACCESS_COLUMNS>;
 export type ResourceAccessPathReportRow = RowOf<typeof RESOURCE_ACCESS_PATH_COLUMNS>;
+export type AccessChangeReportRow = RowOf<typeof ACCESS_CHANGE_COLUMNS>;
+export type FindingReportRow = RowOf<typeof FINDING_COLUMNS>;
 
 /** The row type of each report. */
 export interface ReportRows {
@@ -133,4 +184,6 @@ export interface ReportRows {
   "principal-access-summaries": PrincipalAccessReportRow;
   "resource-access-summaries": ResourceAccessReportRow;
   "resource-access-paths": ResourceAccessPathReportRow;
+  "access-changes": AccessChangeReportRow;
+  findings: FindingReportRow;
 }

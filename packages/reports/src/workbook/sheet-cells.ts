@@ -17,6 +17,7 @@ export const CELL_STYLES: Readonly<Record<ColumnType | "header", Partial<Style>>
   string: {},
   boolean: {},
   timestamp: { numFmt: TIMESTAMP_FORMAT },
+  integer: {},
   json: {},
 };
 
@@ -25,6 +26,7 @@ const COLUMN_WIDTHS: Readonly<Record<ColumnType, number>> = {
   string: 28,
   boolean: 12,
   timestamp: 20,
+  integer: 12,
   json: 40,
 };
 
@@ -48,7 +50,7 @@ export function cellText(text: string): string {
 export function sheetCell(type: ColumnType, value: CellValue | undefined): SheetCell {
   if (value === undefined || value === "") return null;
   if (type === "json") return cellText(JSON.stringify(value));
-  return typeof value === "string" ? cellText(value) : (value as boolean | Date);
+  return typeof value === "string" ? cellText(value) : (value as boolean | number | Date);
 }
 
 /**

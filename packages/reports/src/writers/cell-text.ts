@@ -4,6 +4,7 @@ import type { CellValue } from "../columns/column.ts";
 export function csvText(value: CellValue | undefined): string {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return String(value);
   if (value === undefined) return "";
   return value instanceof Date ? value.toISOString() : JSON.stringify(value);
 }
@@ -30,6 +31,7 @@ export function k9CsvText(column: string): (value: CellValue | undefined) => str
   return (value) => {
     if (typeof value === "string") return value;
     if (typeof value === "boolean") return value ? "True" : "False";
+    if (typeof value === "number") return String(value);
     if (value === undefined) return "";
     return value instanceof Date ? time(value) : JSON.stringify(value);
   };

@@ -14,6 +14,7 @@ const PARQUET_TYPES: Readonly<Record<ColumnType, Omit<SchemaElement, "name">>> =
     logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" },
     repetition_type: "OPTIONAL",
   },
+  integer: { type: "INT64", repetition_type: "REQUIRED" },
   json: { type: "BYTE_ARRAY", converted_type: "JSON", repetition_type: "REQUIRED" },
 };
 
@@ -82,7 +83,7 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
   const emptyColumns = () =>
     columns.map((column) => ({
       name: column.name,
-      data: [] as (Exclude<CellValue, string> | Uint8Array)[],
+      data: [] as (Exclude<CellValue, string | number> | Uint8Array | bigint)[],
     }));
   let columnData = emptyColumns();
   let buffered = 0;
@@ -98,7 +99,13 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
     write(row) {
       for (const column of columnData) {
         const value = row[column.name];
-        column.data.push(typeof value === "string" ? utf8(value) : value);
+        column.data.push(
+          typeof value === "string"
+            ? utf8(value)
+            : typeof value === "number"
+              ? BigInt(value)
+              : value,
+        );
       }
       buffered++;
       rows++;
