@@ -1,5 +1,7 @@
+export * from "./access-changes.ts";
 export * from "./account-context.ts";
 export * from "./account-snapshots.ts";
+export * from "./analysis-results.ts";
 export * from "./api-keys.ts";
 export {
   type AuditorRole,
@@ -28,6 +30,7 @@ export {
 } from "./embedded.ts";
 export * from "./execution-credentials.ts";
 export * from "./executions.ts";
+export * from "./findings.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
 export * from "./oem-grants.ts";

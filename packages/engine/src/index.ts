@@ -14,6 +14,7 @@ export type {
 export type { AnalyzeOptions } from "./analyze/analyze-account.ts";
 export { analyzeAccount } from "./analyze/analyze-account.ts";
 export type { AccessLevel } from "./analyze/decision-at.ts";
+export { formatGrantSource } from "./analyze/format-grant-source.ts";
 export {
   type Arn,
   accountOfArn,
@@ -62,6 +63,7 @@ export type {
   AzureSnapshot,
 } from "./azure/azure-snapshot.ts";
 export { AzureSnapshotError } from "./azure/read-azure-snapshot.ts";
+export { ENGINE_VERSION } from "./engine-version.ts";
 export type {
   AccessEdgeAttributes,
   AccessGraph,

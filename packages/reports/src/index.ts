@@ -70,6 +70,7 @@ export type {
 export { resourceAccessPathRows } from "./rows/resource-access-path-rows.ts";
 export { buildResourceAccessRow, resourceAccessReportRows } from "./rows/resource-access-rows.ts";
 export { buildResourceRow, resourceReportRows } from "./rows/resource-rows.ts";
+export { findWellKnownTags, type WellKnownTag } from "./rows/well-known-tags.ts";
 export {
   AUDIT_SHEET_NAMES,
   AUDIT_WORKBOOK_NAME,

@@ -96,11 +96,12 @@ describe("what lands in the inbox is what was written", () => {
     const collected = fake.calls
       .slice(start)
       .filter((call) => call.resource === bucket && call.key === undefined).length;
-    // 9 dated objects, 13 hive copies (k9's 4 CSV and 4 Parquet, Sightline's 5), the dated
-    // manifest, then the latest manifest withdrawn, 9 latest copies and their manifest: cut in
-    // the dated set, just after the dated manifest, and among the latest copies.
-    expect(baseline.status === "succeeded" && baseline.reportKeys.length).toBe(33);
-    for (const objects of [3, 23, 27]) {
+    // 11 dated objects (with the changes and the findings), 15 hive copies (k9's 4 CSV and 4
+    // Parquet, Sightline's 7), the dated manifest, then the latest manifest withdrawn, 11 latest
+    // copies and their manifest: cut in the dated set, just after the dated manifest, and among
+    // the latest copies.
+    expect(baseline.status === "succeeded" && baseline.reportKeys.length).toBe(39);
+    for (const objects of [3, 27, 31]) {
       const executionId = await trigger(partner);
       const after = collected + objects;
       fake.inject({ service: "s3", operation: "*", kind: "server-error", resource: bucket, after });

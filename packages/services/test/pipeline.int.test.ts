@@ -137,7 +137,8 @@ describe("an analysis, end to end through the fake AWS", () => {
       const again =
         (key.includes("/latest/") && !key.includes("/manifest.")) ||
         key.startsWith("hive/customer_id=") ||
-        (key.startsWith("sightline/hive/") && !key.includes("/resource-access-paths/"));
+        (key.startsWith("sightline/hive/") &&
+          !/\/(resource-access-paths|access-changes|findings)\//.test(key));
       expect(copied, key).toBe(again);
     }
 
@@ -159,7 +160,7 @@ describe("an analysis, end to end through the fake AWS", () => {
     }
     // k9's hive tables (latest CSV and Parquet of its four reports), Sightline's daily history.
     expect(keys.filter((k) => k.startsWith("hive/"))).toHaveLength(8);
-    expect(keys.filter((k) => k.startsWith("sightline/hive/"))).toHaveLength(5);
+    expect(keys.filter((k) => k.startsWith("sightline/hive/"))).toHaveLength(7);
     for (const type of types) {
       const parts = { customerId: partner.customerId, accountId: smallAccount.ACCOUNT_ID, type };
       expect(keys).toContain(athenaCsvKey(parts));
@@ -336,7 +337,14 @@ describe("an analysis, end to end through the fake AWS", () => {
       });
       // Its rows are the four reports' rows.
       const k9Rows = manifest.reports
-        .filter((r) => r.type !== "resource-access-paths")
+        .filter((r) =>
+          [
+            "principals",
+            "resources",
+            "principal-access-summaries",
+            "resource-access-summaries",
+          ].includes(r.type),
+        )
         .reduce((sum, r) => sum + r.rows, 0);
       expect(listed?.rows).toBe(k9Rows);
       expectK9Layout(keys);

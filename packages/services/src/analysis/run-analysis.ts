@@ -32,6 +32,12 @@ import {
   type WrittenWorkbookFile,
   writeAzureReports,
 } from "@sightline/reports";
+import {
+  type AnalysisChanges,
+  type AnalysisForResults,
+  recordAnalysisChanges,
+} from "../changes/analysis-changes.ts";
+import { awsResultsInput, azureResultsInput, reanalyseSnapshot } from "../changes/results-input.ts";
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { proveDestination, s3DestinationOf } from "../delivery/delivery-verification.ts";
@@ -100,13 +106,26 @@ async function analyseAndWrite(
   reports: WrittenReport[];
   warnings: ExecutionWarning[];
   workbook?: WrittenWorkbookFile;
+  changes: AnalysisChanges;
 }> {
   const collected = await collectOrReuse(ctx, settings, execution, account);
   log.info({ warnings: collected.warnings.length }, "collected");
+  // The results are stored and compared with the previous analysis's, then delivered as reports.
+  const compare = (input: AnalysisForResults) =>
+    recordAnalysisChanges({
+      db: ctx.db,
+      execution: { ...execution, analysisTime: output.analysisTime },
+      analysis: input,
+      reanalyse: reanalyseSnapshot,
+      dir: output.dir,
+      formats: output.formats,
+    });
   if (isAzureCollection(collected)) {
     const analysis = analyzeAzureSubscription(collected.snapshot);
     const reports = await writeAzureReports({ snapshot: collected.snapshot, analysis, ...output });
-    return { reports, warnings: warningsOf(collected.warnings, analysis.issues) };
+    const changes = await compare(azureResultsInput(analysis));
+    const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
+    return { reports: [...reports, ...changes.reports], warnings, changes };
   }
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
@@ -119,8 +138,14 @@ async function analyseAndWrite(
     ...output,
     workbook: settings.workbook === true,
   });
-  const warnings = warningsOf(collected.warnings, analysis.issues);
-  return { reports, warnings, ...(workbook ? { workbook } : {}) };
+  const changes = await compare(awsResultsInput(analysis, collected));
+  const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
+  return {
+    reports: [...reports, ...changes.reports],
+    warnings,
+    changes,
+    ...(workbook ? { workbook } : {}),
+  };
 }
 
 /**
@@ -158,6 +183,7 @@ async function analyseAndDeliver(
   const { reports } = written;
   const warnings = [...proofWarnings, ...written.warnings];
   log.info({ rows: Object.fromEntries(reports.map((r) => [r.type, r.rows])) }, "reports written");
+  log.info(written.changes.counts, "compared with the previous analysis");
   const reportKeys = await deliverReports({
     inbox,
     executionId: execution.executionId,

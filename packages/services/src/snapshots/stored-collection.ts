@@ -30,5 +30,10 @@ export async function storeCollection(
 }
 
 export async function readCollection(stored: StoredSnapshot): Promise<StoredCollection> {
-  return JSON.parse((await gunzipAsync(stored.data)).toString("utf8")) as StoredCollection;
+  return readCollectionData(stored.data);
+}
+
+/** A stored collection's bytes (gzip-compressed JSON) read back. */
+export async function readCollectionData(data: Buffer): Promise<StoredCollection> {
+  return JSON.parse((await gunzipAsync(data)).toString("utf8")) as StoredCollection;
 }

@@ -1,0 +1,256 @@
+import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import type { Executor } from "./client.ts";
+import { analysisPrincipals, analysisResources, analysisResults, executions } from "./schema.ts";
+
+/** One analysis's stored results, without its principals and resources. */
+export interface AnalysisResultHeader {
+  executionId: string;
+  customerId: string;
+  accountId: string;
+  provider: string;
+  analysisTime: Date;
+  resultsVersion: string;
+  principals: number;
+  resources: number;
+  previousExecutionId: string | null;
+  changes: number | null;
+  findings: number | null;
+}
+
+export interface StoredPrincipalResult {
+  principalArn: string;
+  principalName: string;
+  principalType: string;
+  iamAdmin: string;
+  /** Deflated JSON of the rest: what grants admin, credentials, last use, access. */
+  data: Buffer;
+}
+
+export interface StoredResourceResult {
+  resourceArn: string;
+  resourceType: string;
+  resourceName: string;
+  confidentiality: string;
+  /** Deflated JSON of the rest: tags and who reaches it. */
+  data: Buffer;
+}
+
+/**
+ * Starts the results of an execution: a retried execution's earlier (partial) results are
+ * dropped first, so that one execution never has two.
+ */
+export async function beginAnalysisResult(
+  db: Executor,
+  header: Omit<AnalysisResultHeader, "principals" | "resources" | "changes" | "findings">,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(analysisResults).where(eq(analysisResults.executionId, header.executionId));
+    await tx.insert(analysisResults).values({ ...header, principals: 0, resources: 0 });
+  });
+}
+
+export async function insertPrincipalResults(
+  db: Executor,
+  executionId: string,
+  rows: readonly StoredPrincipalResult[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(analysisPrincipals).values(rows.map((row) => ({ executionId, ...row })));
+}
+
+export async function insertResourceResults(
+  db: Executor,
+  executionId: string,
+  rows: readonly StoredResourceResult[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(analysisResources).values(rows.map((row) => ({ executionId, ...row })));
+}
+
+/** Records the counts once every principal and resource is stored. */
+export async function finishAnalysisResult(
+  db: Executor,
+  executionId: string,
+  counts: { principals: number; resources: number },
+): Promise<void> {
+  await db.update(analysisResults).set(counts).where(eq(analysisResults.executionId, executionId));
+}
+
+/** What the comparison with the previous analysis found (`previous` null: a baseline). */
+export async function recordComparison(
+  db: Executor,
+  executionId: string,
+  outcome: { previousExecutionId: string | null; changes: number; findings: number },
+): Promise<void> {
+  await db.update(analysisResults).set(outcome).where(eq(analysisResults.executionId, executionId));
+}
+
+const HEADER = {
+  executionId: analysisResults.executionId,
+  customerId: analysisResults.customerId,
+  accountId: analysisResults.accountId,
+  provider: analysisResults.provider,
+  analysisTime: analysisResults.analysisTime,
+  resultsVersion: analysisResults.resultsVersion,
+  principals: analysisResults.principals,
+  resources: analysisResults.resources,
+  previousExecutionId: analysisResults.previousExecutionId,
+  changes: analysisResults.changes,
+  findings: analysisResults.findings,
+};
+
+/**
+ * The newest results of the account from a succeeded execution other than `executionId`: what
+ * an analysis is compared with.
+ */
+export async function previousAnalysisResult(
+  db: Executor,
+  key: { customerId: string; accountId: string; executionId: string },
+): Promise<AnalysisResultHeader | undefined> {
+  const [row] = await db
+    .select(HEADER)
+    .from(analysisResults)
+    .innerJoin(executions, eq(executions.executionId, analysisResults.executionId))
+    .where(
+      and(
+        eq(analysisResults.customerId, key.customerId),
+        eq(analysisResults.accountId, key.accountId),
+        ne(analysisResults.executionId, key.executionId),
+        eq(executions.status, "succeeded"),
+      ),
+    )
+    .orderBy(desc(analysisResults.analysisTime))
+    .limit(1);
+  return row;
+}
+
+/** The newest results of an account from a succeeded execution (what the console reads). */
+export async function latestAnalysisResult(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+): Promise<AnalysisResultHeader | undefined> {
+  const [row] = await db
+    .select(HEADER)
+    .from(analysisResults)
+    .innerJoin(executions, eq(executions.executionId, analysisResults.executionId))
+    .where(
+      and(
+        eq(analysisResults.customerId, key.customerId),
+        eq(analysisResults.accountId, key.accountId),
+        eq(executions.status, "succeeded"),
+      ),
+    )
+    .orderBy(desc(analysisResults.analysisTime))
+    .limit(1);
+  return row;
+}
+
+export async function getAnalysisResult(
+  db: Executor,
+  executionId: string,
+): Promise<AnalysisResultHeader | undefined> {
+  const [row] = await db
+    .select(HEADER)
+    .from(analysisResults)
+    .where(eq(analysisResults.executionId, executionId));
+  return row;
+}
+
+/** The counts of changes and findings of executions, for their records. */
+export async function comparisonCounts(
+  db: Executor,
+  executionIds: readonly string[],
+): Promise<Map<string, { changes: number | null; findings: number | null }>> {
+  if (executionIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      executionId: analysisResults.executionId,
+      changes: analysisResults.changes,
+      findings: analysisResults.findings,
+    })
+    .from(analysisResults)
+    .where(inArray(analysisResults.executionId, [...executionIds]));
+  return new Map(rows.map(({ executionId, ...counts }) => [executionId, counts]));
+}
+
+/**
+ * The principals of an execution's results in code-point order of their ARN (the column's
+ * `COLLATE "C"`), a page at a time: a reader holds one page, never the whole account.
+ */
+export async function* principalResultPages(
+  db: Executor,
+  executionId: string,
+  pageSize = 200,
+): AsyncGenerator<StoredPrincipalResult[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await db
+      .select({
+        principalArn: analysisPrincipals.principalArn,
+        principalName: analysisPrincipals.principalName,
+        principalType: analysisPrincipals.principalType,
+        iamAdmin: analysisPrincipals.iamAdmin,
+        data: analysisPrincipals.data,
+      })
+      .from(analysisPrincipals)
+      .where(
+        and(
+          eq(analysisPrincipals.executionId, executionId),
+          after === undefined ? undefined : gt(analysisPrincipals.principalArn, after),
+        ),
+      )
+      .orderBy(asc(analysisPrincipals.principalArn))
+      .limit(pageSize);
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]?.principalArn;
+  }
+}
+
+/** The resources of an execution's results, as `principalResultPages` reads principals. */
+export async function* resourceResultPages(
+  db: Executor,
+  executionId: string,
+  pageSize = 200,
+): AsyncGenerator<StoredResourceResult[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await db
+      .select({
+        resourceArn: analysisResources.resourceArn,
+        resourceType: analysisResources.resourceType,
+        resourceName: analysisResources.resourceName,
+        confidentiality: analysisResources.confidentiality,
+        data: analysisResources.data,
+      })
+      .from(analysisResources)
+      .where(
+        and(
+          eq(analysisResources.executionId, executionId),
+          after === undefined ? undefined : gt(analysisResources.resourceArn, after),
+        ),
+      )
+      .orderBy(asc(analysisResources.resourceArn))
+      .limit(pageSize);
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]?.resourceArn;
+  }
+}
+
+/**
+ * Deletes the results of each account but its `keep` newest (the newest is what the next
+ * analysis compares with and the console shows). Returns how many analyses' results went.
+ */
+export async function pruneAnalysisResults(db: Executor, keep = 2): Promise<number> {
+  const deleted = await db.execute(sql`
+    delete from ${analysisResults} r
+    using (
+      select execution_id,
+             row_number() over (partition by customer_id, account_id order by analysis_time desc) as n
+      from ${analysisResults}
+    ) ranked
+    where r.execution_id = ranked.execution_id and ranked.n > ${keep}
+    returning r.execution_id`);
+  return deleted.length;
+}

@@ -1,0 +1,273 @@
+import {
+  beginAnalysisResult,
+  deleteAccessChanges,
+  type Executor,
+  finishAnalysisResult,
+  getSnapshotOfExecution,
+  insertAccessChanges,
+  insertPrincipalResults,
+  insertResourceResults,
+  previousAnalysisResult,
+  principalResultPages,
+  recordComparison,
+  recordFindings,
+  resourceResultPages,
+  type StoredAccessChange,
+  type StoredPrincipalResult,
+  type StoredResourceResult,
+} from "@sightline/db";
+import {
+  type AccessChange,
+  DEFAULT_CONFIDENTIAL_VALUES,
+  type ExecutionWarning,
+} from "@sightline/domain";
+import type { AccountAnalysis } from "@sightline/engine";
+import {
+  type AccessChangeReportRow,
+  type ReportFormat,
+  type WrittenReport,
+  writeReport,
+} from "@sightline/reports";
+import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
+import {
+  DEFAULT_FINDING_THRESHOLDS,
+  FindingCollector,
+  type FindingThresholds,
+  ocsfFinding,
+} from "./findings.ts";
+import {
+  currentResultsVersion,
+  decodePrincipal,
+  decodeResource,
+  encodePrincipal,
+  encodeResource,
+  type PrincipalRecord,
+  principalRecords,
+  resourceRecords,
+} from "./result-records.ts";
+
+/** An analysis as the store needs it: the engine's rows and what collection adds to them. */
+export interface AnalysisForResults {
+  analysis: AccountAnalysis;
+  principalDetails: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">;
+  resourceDetails: (arn: string) => { name: string; tags: Readonly<Record<string, string>> };
+  /** Collected resources the engine has no row of (e.g. a key whose policy was not read). */
+  extraResources?: Iterable<{ resourceArn: string; resourceType: string; service: string }>;
+}
+
+/** What a customer calls confidential and its finding thresholds. */
+export interface ReviewSettings {
+  confidentialValues: readonly string[];
+  thresholds: FindingThresholds;
+}
+
+export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
+  confidentialValues: DEFAULT_CONFIDENTIAL_VALUES,
+  thresholds: DEFAULT_FINDING_THRESHOLDS,
+};
+
+/** Changes kept in memory for the alerts; the rest are in the store and the report. */
+export const MAX_ALERT_CHANGES = 10_000;
+const BATCH = 200;
+
+interface ExecutionKey {
+  executionId: string;
+  customerId: string;
+  accountId: string;
+  provider: string;
+  analysisTime: Date;
+}
+
+/** Stores one analysis's results in batches; `collector` sees every record on the way. */
+export async function storeAnalysisResults(
+  db: Executor,
+  execution: ExecutionKey,
+  input: AnalysisForResults,
+  collector?: FindingCollector,
+): Promise<{ principals: number; resources: number }> {
+  const { executionId } = execution;
+  await beginAnalysisResult(db, {
+    executionId,
+    customerId: execution.customerId,
+    accountId: execution.accountId,
+    provider: execution.provider,
+    analysisTime: execution.analysisTime,
+    resultsVersion: currentResultsVersion(),
+    previousExecutionId: null,
+  });
+  let principals = 0;
+  let batch: Promise<StoredPrincipalResult>[] = [];
+  for (const record of principalRecords(input.analysis, input.principalDetails)) {
+    collector?.addPrincipal(record);
+    batch.push(encodePrincipal(record));
+    principals++;
+    if (batch.length >= BATCH) {
+      await insertPrincipalResults(db, executionId, await Promise.all(batch));
+      batch = [];
+    }
+  }
+  await insertPrincipalResults(db, executionId, await Promise.all(batch));
+  let resources = 0;
+  let resourceBatch: Promise<StoredResourceResult>[] = [];
+  const records = resourceRecords(input.analysis, input.resourceDetails, input.extraResources);
+  for (const record of records) {
+    collector?.addResource(record);
+    resourceBatch.push(encodeResource(record));
+    resources++;
+    if (resourceBatch.length >= BATCH) {
+      await insertResourceResults(db, executionId, await Promise.all(resourceBatch));
+      resourceBatch = [];
+    }
+  }
+  await insertResourceResults(db, executionId, await Promise.all(resourceBatch));
+  await finishAnalysisResult(db, executionId, { principals, resources });
+  return { principals, resources };
+}
+
+async function* principalsOf(db: Executor, executionId: string) {
+  for await (const page of principalResultPages(db, executionId))
+    for (const stored of await Promise.all(page.map(decodePrincipal))) yield stored;
+}
+
+async function* resourcesOf(db: Executor, executionId: string) {
+  for await (const page of resourceResultPages(db, executionId))
+    for (const stored of await Promise.all(page.map(decodeResource))) yield stored;
+}
+
+export const accessChangeRow = (
+  change: AccessChange,
+  analysisTime: Date,
+  previousTime: Date | undefined,
+): AccessChangeReportRow => ({
+  analysis_time: analysisTime,
+  previous_analysis_time: previousTime,
+  change_id: change.changeId,
+  change: change.change,
+  kind: change.kind,
+  principal_arn: change.principalArn,
+  principal_name: change.principalName,
+  principal_type: change.principalType,
+  service_name: change.serviceName,
+  access_capability: change.accessCapability,
+  resource_arn: change.resourceArn,
+  reach: change.reach ?? "",
+  confidential: change.confidential,
+  before: change.before,
+  after: change.after,
+  granted_by: change.grantedBy,
+});
+
+export interface AnalysisChanges {
+  /** `access-changes` and `findings`, to deliver with the other reports. */
+  reports: WrittenReport[];
+  /** The first `MAX_ALERT_CHANGES` changes, for the alerts. */
+  changes: AccessChange[];
+  counts: { changes: number; findings: number; baseline: boolean };
+  warnings: ExecutionWarning[];
+}
+
+/**
+ * Stores the analysis's results, compares them with the account's previous successful analysis
+ * (re-analysing its snapshot first when it was stored by another engine or capability map:
+ * `reanalyse`), records the changes and findings, and writes them as reports into `dir`.
+ * Neither analysis is held whole: both are read back page by page in ARN order.
+ */
+export async function recordAnalysisChanges(input: {
+  db: Executor;
+  execution: ExecutionKey;
+  analysis: AnalysisForResults;
+  /** The previous execution's snapshot analysed by this engine; undefined when it is gone. */
+  reanalyse: (snapshot: Buffer) => Promise<AnalysisForResults>;
+  settings?: ReviewSettings;
+  dir: string;
+  formats: readonly ReportFormat[];
+}): Promise<AnalysisChanges> {
+  const { db, execution } = input;
+  const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
+  const collector = new FindingCollector(execution, execution.analysisTime, settings.thresholds);
+  await storeAnalysisResults(db, execution, input.analysis, collector);
+  const warnings: ExecutionWarning[] = [];
+  let previous = await previousAnalysisResult(db, execution);
+  if (previous && previous.resultsVersion !== currentResultsVersion()) {
+    const snapshot = await getSnapshotOfExecution(db, previous.executionId);
+    if (snapshot) {
+      const again = await input.reanalyse(snapshot.data);
+      await storeAnalysisResults(db, previous, again);
+      // Its own comparison stays what it was when it was delivered.
+      if (previous.changes !== null && previous.findings !== null)
+        await recordComparison(db, previous.executionId, {
+          previousExecutionId: previous.previousExecutionId,
+          changes: previous.changes,
+          findings: previous.findings,
+        });
+    } else {
+      warnings.push({
+        code: "changes-baseline",
+        message: `The previous analysis (${previous.executionId}) was made by another engine version and its snapshot is gone: this analysis is a new baseline, with no changes.`,
+      });
+      previous = undefined;
+    }
+  }
+  const context: ComparisonContext = {
+    previousExecutionId: previous?.executionId ?? "",
+    executionId: execution.executionId,
+    confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
+  };
+  const alertChanges: AccessChange[] = [];
+  const previousTime = previous?.analysisTime;
+  let changeCount = 0;
+  // One pass: each change goes to the report and, a batch at a time, to the store.
+  async function* changeRows(): AsyncGenerator<AccessChangeReportRow> {
+    if (!previous) return;
+    let pending: StoredAccessChange[] = [];
+    const flush = async () => {
+      await insertAccessChanges(db, execution, pending, changeCount - pending.length);
+      pending = [];
+    };
+    const streams = [
+      comparePrincipals(
+        context,
+        principalsOf(db, previous.executionId),
+        principalsOf(db, execution.executionId),
+      ),
+      compareResources(
+        context,
+        resourcesOf(db, previous.executionId),
+        resourcesOf(db, execution.executionId),
+      ),
+    ];
+    for (const stream of streams)
+      for await (const change of stream) {
+        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push(change);
+        pending.push({ changeId: change.changeId, kind: change.kind, change });
+        changeCount++;
+        if (pending.length >= BATCH) await flush();
+        yield accessChangeRow(change, execution.analysisTime, previousTime);
+      }
+    await flush();
+  }
+  await deleteAccessChanges(db, execution.executionId);
+  const formats = [
+    ...new Set<ReportFormat>(["jsonl", ...input.formats.filter((f) => f !== "csv")]),
+  ];
+  const changesReport = await writeReport("access-changes", changeRows(), {
+    dir: input.dir,
+    formats,
+  });
+  const { current, resolved } = await recordFindings(db, execution, collector.findings());
+  const ocsf = function* () {
+    for (const row of [...current, ...resolved]) yield ocsfFinding(row, execution);
+  };
+  const findingsReport = await writeReport("findings", ocsf(), { dir: input.dir, formats });
+  await recordComparison(db, execution.executionId, {
+    previousExecutionId: previous?.executionId ?? null,
+    changes: changeCount,
+    findings: current.length,
+  });
+  return {
+    reports: [changesReport, findingsReport],
+    changes: alertChanges,
+    counts: { changes: changeCount, findings: current.length, baseline: previous === undefined },
+    warnings,
+  };
+}
