@@ -111,7 +111,10 @@ export async function countOnDemandExecutions(
 type Row = typeof executions.$inferSelect;
 export type ExecutionRow = Row;
 
-export function toExecutionRecord(row: Row): ExecutionRecord {
+export function toExecutionRecord(
+  row: Row,
+  counts?: { changes: number | null; findings: number | null },
+): ExecutionRecord {
   return {
     executionId: row.executionId,
     kind: row.kind as ExecutionKind,
@@ -126,6 +129,8 @@ export function toExecutionRecord(row: Row): ExecutionRecord {
     ...(row.failureCode
       ? { failure: { code: row.failureCode, message: row.failureMessage ?? "" } }
       : {}),
+    ...(counts?.changes != null ? { changes: counts.changes } : {}),
+    ...(counts?.findings != null ? { findings: counts.findings } : {}),
   };
 }
 

@@ -96,3 +96,73 @@ export const DEFAULT_CONFIDENTIAL_VALUES: readonly string[] = [
   "restricted",
   "secret",
 ];
+
+/** One change as the changes API lists it: the change, and the analysis that found it. */
+export const ListedChange = AccessChange.extend({
+  executionId: z.string(),
+  analysisTime: z.iso.datetime(),
+}).meta({ id: "AccessChange" });
+export type ListedChange = z.infer<typeof ListedChange>;
+
+export const ChangeList = z
+  .object({
+    changes: z.array(ListedChange),
+    /** Pass as `cursor` for the next page; absent on the last. */
+    nextCursor: z.string().optional(),
+  })
+  .meta({ id: "ChangeList" });
+export type ChangeList = z.infer<typeof ChangeList>;
+
+const PageLimit = z.coerce
+  .number<string>()
+  .int()
+  .min(1)
+  .max(1000)
+  .optional()
+  .describe("Items per page, 1 to 1000 (default 100)");
+const Cursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,200}$/, "must be a nextCursor of a previous page")
+  .optional()
+  .describe("The `nextCursor` of the previous page");
+
+export const ChangeListQuery = z.object({
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("Only changes found by analyses at or after this time (ISO 8601)"),
+  cursor: Cursor,
+  limit: PageLimit,
+});
+
+export const FINDING_STATUSES = ["active", "resolved"] as const;
+
+export const Finding = z
+  .object({
+    findingId: z.string(),
+    kind: z.string(),
+    status: z.enum(FINDING_STATUSES),
+    severity: z.enum(["low", "medium", "high"]),
+    /** The principal or resource (with `#` and a credential, capability or principal). */
+    subject: z.string(),
+    title: z.string(),
+    description: z.string(),
+    firstSeen: z.iso.datetime(),
+    lastSeen: z.iso.datetime(),
+    resolvedAt: z.iso.datetime().optional(),
+    executionId: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Finding" });
+export type Finding = z.infer<typeof Finding>;
+
+export const FindingList = z
+  .object({ findings: z.array(Finding), nextCursor: z.string().optional() })
+  .meta({ id: "FindingList" });
+export type FindingList = z.infer<typeof FindingList>;
+
+export const FindingListQuery = z.object({
+  status: z.enum(FINDING_STATUSES).optional().describe("`active` (default: both) or `resolved`"),
+  cursor: Cursor,
+  limit: PageLimit,
+});

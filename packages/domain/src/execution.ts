@@ -59,6 +59,21 @@ export const ExecutionRecord = z
     reports: z.array(z.string()),
     warnings: z.array(ExecutionWarning),
     failure: ExecutionFailure.optional(),
+    /** Extension: what the comparison with the account's previous analysis found. */
+    changes: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe(
+        "Access changes since the account's previous successful analysis (0 for its first)",
+      ),
+    findings: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("Findings that hold after this analysis"),
   })
   .meta({ id: "Execution" });
 export type ExecutionRecord = z.infer<typeof ExecutionRecord>;

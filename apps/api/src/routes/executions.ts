@@ -1,5 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import {
+  comparisonCounts,
+  type Database,
+  type ExecutionRow,
   getDirectCustomer,
   getExecution,
   getPartnerCustomer,
@@ -22,6 +25,15 @@ import { customerNotRegistered } from "./direct-customer.ts";
 import { partnerCustomerNotConfigured } from "./monitored-accounts.ts";
 
 const DEFAULT_EXECUTIONS = 50;
+
+/** Execution records with the counts of their comparison (changes, findings) where made. */
+async function recordsOf(db: Database, rows: readonly ExecutionRow[]): Promise<ExecutionRecord[]> {
+  const counts = await comparisonCounts(
+    db,
+    rows.map((row) => row.executionId),
+  );
+  return rows.map((row) => toExecutionRecord(row, counts.get(row.executionId)));
+}
 
 const ExecutionListQuery = z.object({
   limit: z.coerce
@@ -58,7 +70,7 @@ export const getExecutionRoute = defineEndpoint({
     const { executionId } = c.req.valid("param");
     const row = await getExecution(deps.db, executionId);
     if (!row) throw new AppError("NOT_FOUND", `Execution ${executionId} does not exist`);
-    return c.json(toExecutionRecord(row), 200);
+    return c.json((await recordsOf(deps.db, [row]))[0] as ExecutionRecord, 200);
   },
 });
 
@@ -92,7 +104,7 @@ export const listPartnerExecutions = defineEndpoint({
     if (!owner) throw partnerCustomerNotConfigured(params);
     const key = { customerId: owner.customerId, accountId: params.accountId };
     const rows = await listExecutions(deps.db, key, limit);
-    return c.json(rows.map(toExecutionRecord), 200);
+    return c.json(await recordsOf(deps.db, rows), 200);
   },
 });
 
@@ -122,6 +134,6 @@ export const listCustomerExecutions = defineEndpoint({
     if (!(await getDirectCustomer(deps.db, params.customerId)))
       throw customerNotRegistered(params.customerId);
     const rows = await listExecutions(deps.db, params, limit);
-    return c.json(rows.map(toExecutionRecord), 200);
+    return c.json(await recordsOf(deps.db, rows), 200);
   },
 });

@@ -4,6 +4,12 @@ import { putDirectCustomer } from "./admin-customers.ts";
 import { getOemIntegration, putOemIntegration } from "./admin-partners.ts";
 import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
 import {
+  listCustomerChanges,
+  listCustomerFindings,
+  listPartnerChanges,
+  listPartnerFindings,
+} from "./changes.ts";
+import {
   deleteCustomerAccountRoute,
   listCustomerAccountsRoute,
   putCustomerAccount,
@@ -50,6 +56,10 @@ export const endpoints: readonly Endpoint[] = [
   getExecutionRoute,
   listPartnerExecutions,
   listCustomerExecutions,
+  listPartnerChanges,
+  listCustomerChanges,
+  listPartnerFindings,
+  listCustomerFindings,
   putDirectCustomerSettingsRoute,
   getDirectCustomerRoute,
   putCustomerAccount,
