@@ -239,18 +239,22 @@ export async function* resourceResultPages(
 }
 
 /**
- * Deletes the results of each account but its `keep` newest (the newest is what the next
- * analysis compares with and the console shows). Returns how many analyses' results went.
+ * Deletes the results of each account but its `keep` newest from succeeded executions (the
+ * newest is what the next analysis compares with and the console shows), and those of failed
+ * executions. Returns how many analyses' results went.
  */
 export async function pruneAnalysisResults(db: Executor, keep = 2): Promise<number> {
   const deleted = await db.execute(sql`
     delete from ${analysisResults} r
     using (
-      select execution_id,
-             row_number() over (partition by customer_id, account_id order by analysis_time desc) as n
-      from ${analysisResults}
+      select a.execution_id, e.status,
+             row_number() over (
+               partition by a.customer_id, a.account_id, e.status = 'succeeded'
+               order by a.analysis_time desc) as n
+      from ${analysisResults} a join ${executions} e on e.execution_id = a.execution_id
     ) ranked
-    where r.execution_id = ranked.execution_id and ranked.n > ${keep}
+    where r.execution_id = ranked.execution_id
+      and (ranked.status = 'failed' or (ranked.status = 'succeeded' and ranked.n > ${keep}))
     returning r.execution_id`);
   return deleted.length;
 }

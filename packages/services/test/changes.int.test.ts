@@ -1,5 +1,5 @@
 import { credentialReportCsv, type FakeAccountModel, smallAccount } from "@sightline/aws/testing";
-import { getAnalysisResult, listAccessChanges, listFindings } from "@sightline/db";
+import { getAnalysisResult, listAccessChanges, listFindings, rawQuery } from "@sightline/db";
 import { AccessChange } from "@sightline/domain";
 import { Manifest } from "@sightline/reports";
 import { afterAll, describe, expect, it } from "vitest";
@@ -274,5 +274,42 @@ describe("what changed since the previous analysis", async () => {
       expect(finding.lastSeen.getTime()).toBe(third.execution.startedAt?.getTime());
       expect(finding.firstSeen.getTime()).toBeLessThan(finding.lastSeen.getTime());
     }
+  });
+
+  it("re-analyses the previous snapshot when the engine changed, so an upgrade is no change", async () => {
+    const previous = third.execution.executionId;
+    await ctx.db.execute(
+      rawQuery(
+        "update analysis_results set results_version = 'engine-of-last-year' where execution_id = $1",
+        [previous],
+      ),
+    );
+    const fourth = await analyse();
+    expect(fourth.changes).toEqual([]);
+    expect(fourth.execution.warnings.map((w) => w.code)).not.toContain("changes-baseline");
+    const stored = await getAnalysisResult(ctx.db, previous);
+    expect(stored?.resultsVersion).not.toBe("engine-of-last-year");
+    expect(stored).toMatchObject({
+      changes: 0,
+      principals: fourth.manifest.reports.find((r) => r.type === "principals")?.rows,
+    });
+
+    // Without its snapshot, the previous analysis cannot be redone: a new baseline, said so.
+    const last = fourth.execution.executionId;
+    await ctx.db.execute(
+      rawQuery(
+        "update analysis_results set results_version = 'engine-of-last-year' where execution_id = $1",
+        [last],
+      ),
+    );
+    await ctx.db.execute(rawQuery("delete from account_snapshots where execution_id = $1", [last]));
+    const fifth = await analyse();
+    expect(fifth.changes).toEqual([]);
+    expect(fifth.execution.warnings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: "changes-baseline" })]),
+    );
+    expect(await getAnalysisResult(ctx.db, fifth.execution.executionId)).toMatchObject({
+      previousExecutionId: null,
+    });
   });
 });

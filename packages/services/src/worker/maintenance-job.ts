@@ -1,9 +1,17 @@
-import { deleteExpiredCredentials, deleteSnapshotsBefore } from "@sightline/db";
+import {
+  deleteExpiredCredentials,
+  deleteSnapshotsBefore,
+  pruneAnalysisResults,
+} from "@sightline/db";
 import type { ServiceContext } from "../context.ts";
 
 const DAY_MS = 86_400_000;
 
-/** Deletes own credentials past their expiry, and snapshots older than the retention. */
+/**
+ * Deletes own credentials past their expiry, snapshots older than the retention, and each
+ * account's stored results but the newest two (the next analysis compares with the newest; the
+ * changes and findings they produced stay).
+ */
 export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: number) {
   return async () => {
     const now = ctx.now();
@@ -12,6 +20,7 @@ export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: n
       ctx.db,
       new Date(now.getTime() - snapshotRetentionDays * DAY_MS),
     );
-    ctx.logger.info({ credentials, snapshots }, "maintenance: expired data deleted");
+    const results = await pruneAnalysisResults(ctx.db, 2);
+    ctx.logger.info({ credentials, snapshots, results }, "maintenance: expired data deleted");
   };
 }
