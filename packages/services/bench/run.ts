@@ -1,4 +1,4 @@
-// Benchmark: pnpm --filter @sightline/services bench [-- medium large writers fleet | upload]
+// Benchmark: pnpm --filter @sightline/services bench [-- medium large writers changes fleet | upload]
 //   [--fleet-size small|medium|large] [--fleet-accounts 50] [--fleet-workers 2]
 //   [--worker-max-old-space <MiB>]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
@@ -6,6 +6,7 @@
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { openBenchEnvironment } from "./bench-environment.ts";
+import { changesTable, runChanges } from "./changes-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import {
   fleetTable,
@@ -20,10 +21,10 @@ import { SYNTHETIC_SIZES, type SyntheticSize } from "./synthetic-model.ts";
 import { runUpload } from "./upload-case.ts";
 import { runWriters } from "./writers-case.ts";
 
-const CASES = ["medium", "large", "writers", "fleet", "upload"] as const;
+const CASES = ["medium", "large", "writers", "changes", "fleet", "upload"] as const;
 type CaseName = (typeof CASES)[number];
 /** `upload` is an experiment behind a finding (README), run only when named. */
-const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "fleet"];
+const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
 
 // `pnpm bench -- …` passes the `--` on.
 const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === "--"));
@@ -73,6 +74,14 @@ try {
       const writers = await runWriters(env, source.executionId);
       outputs.push(`### Writers, one format per pass\n\n${writersTable(source.size, writers)}`);
       log("writers: done");
+    } else if (name === "changes") {
+      const result = await runChanges(env.databaseUrl, "large");
+      outputs.push(
+        `### Changes: the large account against a copy with 1% of its principals changed\n\n${changesTable(result)}`,
+      );
+      log(
+        `changes: ${result.changes} changes compared in ${(result.compareMs / 1000).toFixed(1)} s`,
+      );
     } else if (name === "upload") {
       outputs.push(
         `### 1 GiB through the S3 inbox, by live heap\n\n${uploadTable(await runUpload())}`,

@@ -4,9 +4,10 @@ import {
   type ComparisonContext,
   comparePrincipals,
   compareResources,
+  inMemory,
   mergeSorted,
 } from "../src/changes/compare-results.ts";
-import { FindingCollector } from "../src/changes/findings.ts";
+import { FindingCollector, summaryOfReach } from "../src/changes/findings.ts";
 import {
   compareCodePoints,
   type PrincipalRecord,
@@ -21,6 +22,10 @@ const context: ComparisonContext = {
 
 async function* stream<T>(items: readonly T[]) {
   for (const item of items) yield item;
+}
+/** Records as the store hands them over. */
+async function* stored<T extends { arn: string }>(items: readonly T[]) {
+  for (const item of items) yield inMemory(item);
 }
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -74,7 +79,7 @@ describe("the order both sides are read in", () => {
 describe("comparePrincipals", () => {
   it("finds nothing between equal analyses", async () => {
     const same = [principal("a", { access: [["S3", "read-data", "", 0, ["x"]]] }), principal("b")];
-    expect(await all(comparePrincipals(context, stream(same), stream(same)))).toEqual([]);
+    expect(await all(comparePrincipals(context, stored(same), stored(same)))).toEqual([]);
   });
 
   it("names principals added and removed, a new admin twice, and no capability of theirs", async () => {
@@ -86,7 +91,7 @@ describe("comparePrincipals", () => {
         access: [["IAM", "administer-resource", "", 0, []]],
       }),
     ];
-    const changes = await all(comparePrincipals(context, stream(before), stream(after)));
+    const changes = await all(comparePrincipals(context, stored(before), stored(after)));
     // In ARN order: `gone` before `new`.
     expect(changes.map((c) => [c.kind, c.principalName, c.change])).toEqual([
       ["principal-removed", "gone", "removed"],
@@ -116,7 +121,7 @@ describe("comparePrincipals", () => {
         ],
       }),
     ];
-    const changes = await all(comparePrincipals(context, stream(before), stream(after)));
+    const changes = await all(comparePrincipals(context, stored(before), stored(after)));
     expect(
       changes.map((c) => [
         c.kind,
@@ -158,7 +163,7 @@ describe("comparePrincipals", () => {
         },
       }),
     ];
-    const changes = await all(comparePrincipals(context, stream(before), stream(after)));
+    const changes = await all(comparePrincipals(context, stored(before), stored(after)));
     expect(
       changes.map((c) => [c.principalName, c.kind, c.accessCapability, c.before, c.after]),
     ).toEqual([
@@ -173,10 +178,10 @@ describe("comparePrincipals", () => {
   it("gives a change the same ID between the same analyses only", async () => {
     const before = [principal("p")];
     const after = [principal("p", { iamAdmin: "yes" })];
-    const [once] = await all(comparePrincipals(context, stream(before), stream(after)));
-    const [again] = await all(comparePrincipals(context, stream(before), stream(after)));
+    const [once] = await all(comparePrincipals(context, stored(before), stored(after)));
+    const [again] = await all(comparePrincipals(context, stored(before), stored(after)));
     const [later] = await all(
-      comparePrincipals({ ...context, executionId: "later" }, stream(before), stream(after)),
+      comparePrincipals({ ...context, executionId: "later" }, stored(before), stored(after)),
     );
     expect(once?.changeId).toMatch(/^[0-9a-f]{32}$/);
     expect(again?.changeId).toBe(once?.changeId);
@@ -206,7 +211,7 @@ describe("compareResources", () => {
         reach: [["arn:aws:iam::111122223333:role/s", "IAMRole", "read-data", 1, 0, ["inline 'v'"]]],
       }),
     ];
-    const changes = await all(compareResources(context, stream(before), stream(after)));
+    const changes = await all(compareResources(context, stored(before), stored(after)));
     expect(
       changes.map((c) => [c.kind, c.resourceArn, c.principalArn, c.reach, c.confidential, c.after]),
     ).toEqual([
@@ -278,10 +283,14 @@ describe("FindingCollector", () => {
       { length: 6 },
       (_, i) => [`arn:p${i}`, "IAMRole", "write-data", 1, 0, []] as const,
     );
-    collector.addResource(
-      resource("busy", { reach: [...holders, ["999900001111", "Account", "read-data", 0, 0, []]] }),
-    );
-    collector.addResource(resource("quiet", { reach: holders.slice(0, 5) }));
+    const busy = resource("busy", {
+      reach: [...holders, ["999900001111", "Account", "read-data", 0, 0, []]],
+    });
+    collector.addResource(busy, summaryOfReach(busy.reach));
+    {
+      const r = resource("quiet", { reach: holders.slice(0, 5) });
+      collector.addResource(r, summaryOfReach(r.reach));
+    }
     const found = collector.findings().map((f) => [f.kind, f.subject]);
     expect(found).toEqual([
       ["iam-admin", "arn:aws:iam::111122223333:user/admin"],

@@ -37,13 +37,13 @@ import {
 } from "./findings.ts";
 import {
   currentResultsVersion,
-  decodePrincipal,
-  decodeResource,
   encodePrincipal,
   encodeResource,
   type PrincipalRecord,
-  principalRecords,
-  resourceRecords,
+  principalTexts,
+  resourceTexts,
+  storedPrincipal,
+  storedResource,
 } from "./result-records.ts";
 
 /** An analysis as the store needs it: the engine's rows and what collection adds to them. */
@@ -69,6 +69,7 @@ export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
 /** Changes kept in memory for the alerts; the rest are in the store and the report. */
 export const MAX_ALERT_CHANGES = 10_000;
 const BATCH = 200;
+const RESOURCE_PAGE = 20;
 
 interface ExecutionKey {
   executionId: string;
@@ -97,9 +98,9 @@ export async function storeAnalysisResults(
   });
   let principals = 0;
   let batch: Promise<StoredPrincipalResult>[] = [];
-  for (const record of principalRecords(input.analysis, input.principalDetails)) {
-    collector?.addPrincipal(record);
-    batch.push(encodePrincipal(record));
+  for (const encoded of principalTexts(input.analysis, input.principalDetails)) {
+    collector?.addPrincipal(encoded.head);
+    batch.push(encodePrincipal(encoded));
     principals++;
     if (batch.length >= BATCH) {
       await insertPrincipalResults(db, executionId, await Promise.all(batch));
@@ -109,12 +110,12 @@ export async function storeAnalysisResults(
   await insertPrincipalResults(db, executionId, await Promise.all(batch));
   let resources = 0;
   let resourceBatch: Promise<StoredResourceResult>[] = [];
-  const records = resourceRecords(input.analysis, input.resourceDetails, input.extraResources);
-  for (const record of records) {
-    collector?.addResource(record);
-    resourceBatch.push(encodeResource(record));
+  const texts = resourceTexts(input.analysis, input.resourceDetails, input.extraResources);
+  for (const encoded of texts) {
+    collector?.addResource(encoded.head, encoded.summary);
+    resourceBatch.push(encodeResource(encoded));
     resources++;
-    if (resourceBatch.length >= BATCH) {
+    if (resourceBatch.length >= RESOURCE_PAGE) {
       await insertResourceResults(db, executionId, await Promise.all(resourceBatch));
       resourceBatch = [];
     }
@@ -124,14 +125,16 @@ export async function storeAnalysisResults(
   return { principals, resources };
 }
 
-async function* principalsOf(db: Executor, executionId: string) {
+/** An execution's stored principals in ARN order, a page at a time, decoded only when needed. */
+export async function* principalsOf(db: Executor, executionId: string) {
   for await (const page of principalResultPages(db, executionId))
-    for (const stored of await Promise.all(page.map(decodePrincipal))) yield stored;
+    for (const stored of page) yield storedPrincipal(stored);
 }
 
-async function* resourcesOf(db: Executor, executionId: string) {
-  for await (const page of resourceResultPages(db, executionId))
-    for (const stored of await Promise.all(page.map(decodeResource))) yield stored;
+/** Resources as `principalsOf`, in small pages: one may hold 10,000 principals' access. */
+export async function* resourcesOf(db: Executor, executionId: string) {
+  for await (const page of resourceResultPages(db, executionId, RESOURCE_PAGE))
+    for (const stored of page) yield storedResource(stored);
 }
 
 export const accessChangeRow = (

@@ -1,7 +1,21 @@
 import { createHash } from "node:crypto";
 import type { FindingRow, ObservedFinding } from "@sightline/db";
 import type { FindingReportRow } from "@sightline/reports";
-import type { CredentialState, PrincipalRecord, ResourceRecord } from "./result-records.ts";
+import {
+  addToSummary,
+  type CredentialState,
+  type PrincipalRecord,
+  type ReachSummary,
+  type ResourceRecord,
+} from "./result-records.ts";
+
+/** Who reaches a decoded resource, as `FindingCollector.addResource` takes it. */
+export function summaryOfReach(reach: ResourceRecord["reach"]): ReachSummary {
+  const summary: ReachSummary = { holders: new Map(), outside: new Map() };
+  for (const [principal, type, capability, inAccount] of reach)
+    addToSummary(summary, principal, type, capability, inAccount === 1);
+  return summary;
+}
 
 /**
  * The thresholds of the reviews k9 teaches (its katas), per customer. Defaults: 90 days, as
@@ -45,7 +59,6 @@ const TITLES: Readonly<Record<FindingKind, string>> = {
 };
 
 const DAY_MS = 86_400_000;
-const OVER_ACCESSIBLE_CAPABILITIES = ["administer-resource", "write-data", "delete-data"];
 
 /**
  * Collects the findings of one analysis while its records stream past (it keeps only the
@@ -81,7 +94,7 @@ export class FindingCollector {
     return iso !== undefined && this.#now - Date.parse(iso) > days * DAY_MS;
   }
 
-  addPrincipal(p: PrincipalRecord): void {
+  addPrincipal(p: Omit<PrincipalRecord, "access">): void {
     const t = this.thresholds;
     const who = { principalArn: p.arn, principalName: p.name, principalType: p.type };
     if (p.iamAdmin !== "no")
@@ -118,7 +131,7 @@ export class FindingCollector {
   }
 
   #addKey(
-    p: PrincipalRecord,
+    p: Omit<PrincipalRecord, "access">,
     who: Record<string, string>,
     slot: string,
     key: CredentialState | undefined,
@@ -146,22 +159,10 @@ export class FindingCollector {
       });
   }
 
-  addResource(r: ResourceRecord): void {
+  /** A resource and who reaches it (`summaryOfReach` for a decoded record). */
+  addResource(r: Omit<ResourceRecord, "reach">, reach: ReachSummary): void {
     const about = { resourceArn: r.arn, resourceName: r.name, resourceType: r.type };
-    const holders = new Map<string, Set<string>>();
-    const outside = new Map<string, { type: string; capabilities: Set<string> }>();
-    for (const [principal, type, capability, inAccount] of r.reach) {
-      if (OVER_ACCESSIBLE_CAPABILITIES.includes(capability)) {
-        const set = holders.get(capability) ?? new Set<string>();
-        set.add(principal);
-        holders.set(capability, set);
-      }
-      if (!inAccount) {
-        const entry = outside.get(principal) ?? { type, capabilities: new Set<string>() };
-        entry.capabilities.add(capability);
-        outside.set(principal, entry);
-      }
-    }
+    const { holders, outside } = reach;
     const max = this.thresholds.maxPrincipalsPerCapability;
     for (const [capability, principals] of holders)
       if (principals.size > max)

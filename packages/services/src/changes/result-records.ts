@@ -8,10 +8,9 @@ import {
   ENGINE_VERSION,
   formatGrantSource,
   type GrantSource,
-  type PrincipalAccessSummary,
-  type ResourceAccessSummary,
 } from "@sightline/engine";
 import { findWellKnownTags } from "@sightline/reports";
+import type { StoredItem } from "./compare-results.ts";
 
 const deflateAsync = promisify(deflateRaw);
 const inflateAsync = promisify(inflateRaw);
@@ -73,8 +72,20 @@ export function currentResultsVersion(): string {
   return resultsVersion;
 }
 
-export const grantNames = (sources: readonly GrantSource[] | undefined): string[] =>
-  (sources ?? []).map(formatGrantSource);
+const NO_NAMES: readonly string[] = Object.freeze([]);
+// The engine shares one list of sources among the rows it grants alike: name each list once.
+const namesOfList = new WeakMap<readonly GrantSource[], readonly string[]>();
+
+/** The policies that grant a row, as people name them (`formatGrantSource`). */
+export function grantNames(sources: readonly GrantSource[] | undefined): readonly string[] {
+  if (!sources || sources.length === 0) return NO_NAMES;
+  let names = namesOfList.get(sources);
+  if (!names) {
+    names = sources.map(formatGrantSource);
+    namesOfList.set(sources, names);
+  }
+  return names;
+}
 
 /** Code-point order: UTF-8 byte order, which is how Postgres sorts `COLLATE "C"`. */
 export function compareCodePoints(a: string, b: string): number {
@@ -88,128 +99,210 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const compareTuples = (a: readonly unknown[], b: readonly unknown[], n: number) => {
+/**
+ * The order of a record's entries by their first `n` members: any total order serves, as both
+ * analyses' entries are sorted by it; UTF-16 order is the fastest.
+ */
+export function compareEntries(a: readonly unknown[], b: readonly unknown[], n: number): number {
   for (let i = 0; i < n; i++) {
-    const order = compareCodePoints(String(a[i]), String(b[i]));
-    if (order !== 0) return order;
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
-};
-
-/** Each principal's access rows gathered (the engine yields a principal's rows together). */
-export function* accessByPrincipal(
-  rows: Iterable<PrincipalAccessSummary>,
-): Generator<[string, AccessEntry[]]> {
-  let arn: string | undefined;
-  let entries: AccessEntry[] = [];
-  for (const row of rows) {
-    if (row.principalArn !== arn) {
-      if (arn !== undefined) yield [arn, entries.sort((a, b) => compareTuples(a, b, 3))];
-      arn = row.principalArn;
-      entries = [];
-    }
-    entries.push([
-      row.service,
-      row.capability,
-      row.resourceArn,
-      row.conditional ? 1 : 0,
-      grantNames(row.grantedBy),
-    ]);
-  }
-  if (arn !== undefined) yield [arn, entries.sort((a, b) => compareTuples(a, b, 3))];
 }
 
-/** Each resource's reach gathered (the engine yields a resource's rows together). */
-export function* reachByResource(
-  rows: Iterable<ResourceAccessSummary>,
-): Generator<[string, ReachEntry[]]> {
-  let arn: string | undefined;
-  let entries: ReachEntry[] = [];
-  for (const row of rows) {
-    if (row.resourceArn !== arn) {
-      if (arn !== undefined) yield [arn, entries.sort((a, b) => compareTuples(a, b, 3))];
-      arn = row.resourceArn;
-      entries = [];
-    }
-    entries.push([
-      row.principal,
-      row.principalType,
-      row.capability,
-      row.inAccount ? 1 : 0,
-      row.conditional ? 1 : 0,
-      grantNames(row.grantedBy),
-    ]);
+/** A string as JSON, remembered: services, capabilities and resource patterns repeat. */
+const quotedMemo = new Map<string, string>();
+function quoted(text: string): string {
+  let json = quotedMemo.get(text);
+  if (json === undefined) {
+    json = JSON.stringify(text);
+    if (quotedMemo.size >= 50_000) quotedMemo.clear();
+    quotedMemo.set(text, json);
   }
-  if (arn !== undefined) yield [arn, entries.sort((a, b) => compareTuples(a, b, 3))];
+  return json;
 }
 
 /**
- * The engine's principals as records, each with its access, in the order the access rows come
+ * One record's entries as JSON text, built row by row without an object per row: each entry an
+ * array of its values and the index of its granting policies in the record's `grants` (a list
+ * of policies is named once per record, not once per row). The entries keep the engine's order,
+ * which is the same for the same input: equal access gives equal bytes.
+ */
+class EntryText {
+  readonly #grants = new Map<readonly GrantSource[] | undefined, number>();
+  readonly #grantTexts: string[] = [];
+  readonly #entries: string[] = [];
+
+  add(values: string, grantedBy: readonly GrantSource[] | undefined): void {
+    let index = this.#grants.get(grantedBy);
+    if (index === undefined) {
+      index = this.#grantTexts.length;
+      this.#grants.set(grantedBy, index);
+      this.#grantTexts.push(JSON.stringify(grantNames(grantedBy)));
+    }
+    this.#entries.push(`[${values},${index}]`);
+  }
+
+  json(field: string): string {
+    return `"grants":[${this.#grantTexts.join(",")}],"${field}":[${this.#entries.join(",")}]`;
+  }
+}
+
+/** The entries of a stored record back as tuples, sorted for the comparison. */
+function entriesOf<T extends readonly unknown[]>(
+  stored: { grants: string[][]; [field: string]: unknown },
+  field: string,
+): T[] {
+  const rows = stored[field] as unknown[][];
+  return rows
+    .map(
+      (row) =>
+        [...row.slice(0, -1), stored.grants[row[row.length - 1] as number] ?? []] as unknown as T,
+    )
+    .sort((a, b) => compareEntries(a, b, 3));
+}
+
+/** A principal as stored: its columns, and the rest as JSON text. */
+export interface EncodedPrincipal {
+  head: Omit<PrincipalRecord, "access">;
+  json: string;
+}
+
+/**
+ * The engine's principals, each with its access as JSON text, in the order the access rows come
  * (a principal's rows are together; AWS and Azure order principals differently), then the
  * principals without access.
  */
-export function* principalRecords(
+export function* principalTexts(
   analysis: AccountAnalysis,
   details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">,
-): Generator<PrincipalRecord> {
+): Generator<EncodedPrincipal> {
   const rows = new Map(analysis.principals.map((row) => [row.principalArn, row]));
-  const record = (arn: string, access: AccessEntry[]): PrincipalRecord | undefined => {
+  const encoded = (arn: string, access: EntryText): EncodedPrincipal | undefined => {
     const row = rows.get(arn);
     if (!row) return undefined;
     rows.delete(arn);
-    return {
+    const head = {
       arn,
       name: row.principalName,
       type: row.principalType,
       iamAdmin: row.iamAdmin,
       iamAdminGrantedBy: grantNames(row.iamAdminGrantedBy),
       ...details(arn),
-      access,
     };
+    const { iamAdminGrantedBy, lastUsed, credentials } = head;
+    const rest = JSON.stringify({ iamAdminGrantedBy, lastUsed, credentials }).slice(0, -1);
+    return { head, json: `${rest},${access.json("access")}}` };
   };
-  for (const [arn, access] of accessByPrincipal(analysis.principalAccessSummaries())) {
-    const found = record(arn, access);
-    if (found) yield found;
+  let arn: string | undefined;
+  let access = new EntryText();
+  for (const row of analysis.principalAccessSummaries()) {
+    if (row.principalArn !== arn) {
+      const found = arn === undefined ? undefined : encoded(arn, access);
+      if (found) yield found;
+      arn = row.principalArn;
+      access = new EntryText();
+    }
+    access.add(
+      `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
+      row.grantedBy,
+    );
   }
-  for (const arn of [...rows.keys()]) {
-    const found = record(arn, []);
+  const last = arn === undefined ? undefined : encoded(arn, access);
+  if (last) yield last;
+  for (const rest of [...rows.keys()]) {
+    const found = encoded(rest, new EntryText());
     if (found) yield found;
   }
 }
 
+/** Who reaches a resource, as the findings need it: holders of risky capabilities, outsiders. */
+export interface ReachSummary {
+  /** Principals per capability, for administer-resource, write-data and delete-data. */
+  holders: Map<string, Set<string>>;
+  /** Principals outside the account, with their type and capabilities. */
+  outside: Map<string, { type: string; capabilities: Set<string> }>;
+}
+
+const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
+
+export function addToSummary(
+  summary: ReachSummary,
+  principal: string,
+  type: string,
+  capability: string,
+  inAccount: boolean,
+): void {
+  if (RISKY.has(capability)) {
+    const set = summary.holders.get(capability) ?? new Set<string>();
+    summary.holders.set(capability, set.add(principal));
+  }
+  if (!inAccount) {
+    const entry = summary.outside.get(principal) ?? { type, capabilities: new Set<string>() };
+    entry.capabilities.add(capability);
+    summary.outside.set(principal, entry);
+  }
+}
+
+/** A resource as stored: its columns, the rest as JSON text, and who reaches it. */
+export interface EncodedResource {
+  head: Omit<ResourceRecord, "reach">;
+  json: string;
+  summary: ReachSummary;
+}
+
 /**
- * The engine's resources as records, each with who reaches it, in the order the access rows
+ * The engine's resources, each with who reaches it as JSON text, in the order the access rows
  * come, then those nobody reaches; `extra` adds collected resources the engine has no row of.
  */
-export function* resourceRecords(
+export function* resourceTexts(
   analysis: AccountAnalysis,
   details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
   extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
-): Generator<ResourceRecord> {
+): Generator<EncodedResource> {
   const rows = new Map<string, { resourceType: string; service: string }>();
   for (const row of analysis.resources) rows.set(row.resourceArn, row);
   for (const row of extra) if (!rows.has(row.resourceArn)) rows.set(row.resourceArn, row);
-  const record = (arn: string, reach: ReachEntry[]): ResourceRecord | undefined => {
+  const encoded = (arn: string, reach: EntryText, summary: ReachSummary) => {
     const row = rows.get(arn);
     if (!row) return undefined;
     rows.delete(arn);
     const { name, tags } = details(arn);
-    return {
+    const head = {
       arn,
       type: row.resourceType,
       service: row.service,
       name,
       tags,
       confidentiality: confidentialityOf(tags),
-      reach,
     };
+    const rest = JSON.stringify({ service: head.service, tags }).slice(0, -1);
+    return { head, json: `${rest},${reach.json("reach")}}`, summary };
   };
-  for (const [arn, reach] of reachByResource(analysis.resourceAccessSummaries())) {
-    const found = record(arn, reach);
-    if (found) yield found;
+  const empty = (): ReachSummary => ({ holders: new Map(), outside: new Map() });
+  let arn: string | undefined;
+  let reach = new EntryText();
+  let summary = empty();
+  for (const row of analysis.resourceAccessSummaries()) {
+    if (row.resourceArn !== arn) {
+      const found = arn === undefined ? undefined : encoded(arn, reach, summary);
+      if (found) yield found;
+      arn = row.resourceArn;
+      reach = new EntryText();
+      summary = empty();
+    }
+    reach.add(
+      `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},${row.inAccount ? 1 : 0},${row.conditional ? 1 : 0}`,
+      row.grantedBy,
+    );
+    addToSummary(summary, row.principal, row.principalType, row.capability, row.inAccount);
   }
-  for (const arn of [...rows.keys()]) {
-    const found = record(arn, []);
+  const last = arn === undefined ? undefined : encoded(arn, reach, summary);
+  if (last) yield last;
+  for (const rest of [...rows.keys()]) {
+    const found = encoded(rest, new EntryText(), empty());
     if (found) yield found;
   }
 }
@@ -219,15 +312,51 @@ function confidentialityOf(tags: Readonly<Record<string, string>>): string {
   return findWellKnownTags(tags).confidentiality ?? "";
 }
 
+/** A stored principal, decoded only when it differs from its namesake. */
+export function storedPrincipal(stored: StoredPrincipalResult): StoredItem<PrincipalRecord> {
+  return {
+    key: stored.principalArn,
+    sameAs(other) {
+      const o = (other as unknown as { stored: StoredPrincipalResult }).stored;
+      return (
+        o.iamAdmin === stored.iamAdmin &&
+        o.principalName === stored.principalName &&
+        o.principalType === stored.principalType &&
+        o.data.equals(stored.data)
+      );
+    },
+    decode: () => decodePrincipal(stored),
+    stored,
+  } as StoredItem<PrincipalRecord>;
+}
+
+/** A stored resource, decoded only when it differs from its namesake. */
+export function storedResource(stored: StoredResourceResult): StoredItem<ResourceRecord> {
+  return {
+    key: stored.resourceArn,
+    sameAs(other) {
+      const o = (other as unknown as { stored: StoredResourceResult }).stored;
+      return (
+        o.resourceType === stored.resourceType &&
+        o.resourceName === stored.resourceName &&
+        o.confidentiality === stored.confidentiality &&
+        o.data.equals(stored.data)
+      );
+    },
+    decode: () => decodeResource(stored),
+    stored,
+  } as StoredItem<ResourceRecord>;
+}
+
 /** Deflated JSON for the store, and back. */
-export async function encodePrincipal(record: PrincipalRecord): Promise<StoredPrincipalResult> {
-  const { arn, name, type, iamAdmin, ...rest } = record;
+export async function encodePrincipal(encoded: EncodedPrincipal): Promise<StoredPrincipalResult> {
+  const { arn, name, type, iamAdmin } = encoded.head;
   return {
     principalArn: arn,
     principalName: name,
     principalType: type,
     iamAdmin,
-    data: await deflateAsync(JSON.stringify(rest), { level: 1 }),
+    data: await deflateAsync(encoded.json, { level: 1 }),
   };
 }
 
@@ -238,18 +367,21 @@ export async function decodePrincipal(stored: StoredPrincipalResult): Promise<Pr
     name: stored.principalName,
     type: stored.principalType,
     iamAdmin: stored.iamAdmin as PrincipalRecord["iamAdmin"],
-    ...rest,
+    iamAdminGrantedBy: rest.iamAdminGrantedBy ?? [],
+    ...(rest.lastUsed ? { lastUsed: rest.lastUsed } : {}),
+    credentials: rest.credentials ?? {},
+    access: entriesOf<AccessEntry>(rest, "access"),
   };
 }
 
-export async function encodeResource(record: ResourceRecord): Promise<StoredResourceResult> {
-  const { arn, type, name, confidentiality, ...rest } = record;
+export async function encodeResource(encoded: EncodedResource): Promise<StoredResourceResult> {
+  const { arn, type, name, confidentiality } = encoded.head;
   return {
     resourceArn: arn,
     resourceType: type,
     resourceName: name,
     confidentiality,
-    data: await deflateAsync(JSON.stringify(rest), { level: 1 }),
+    data: await deflateAsync(encoded.json, { level: 1 }),
   };
 }
 
@@ -258,8 +390,10 @@ export async function decodeResource(stored: StoredResourceResult): Promise<Reso
   return {
     arn: stored.resourceArn,
     type: stored.resourceType,
+    service: rest.service ?? "",
     name: stored.resourceName,
+    tags: rest.tags ?? {},
     confidentiality: stored.confidentiality,
-    ...rest,
+    reach: entriesOf<ReachEntry>(rest, "reach"),
   };
 }

@@ -1,0 +1,182 @@
+import { randomInt } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { createDb, finishExecution, insertExecution } from "@sightline/db";
+import { type AccountSnapshot, analyzeAccount, createAccountModel } from "@sightline/engine";
+// The engine's generator is bench code, not part of its package exports: imported by path.
+import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
+import {
+  type AnalysisForResults,
+  principalsOf,
+  resourcesOf,
+  storeAnalysisResults,
+} from "../src/changes/analysis-changes.ts";
+import { comparePrincipals, compareResources } from "../src/changes/compare-results.ts";
+import type { SyntheticSize } from "./synthetic-model.ts";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+export interface ChangesResult {
+  size: SyntheticSize;
+  principals: number;
+  changedPrincipals: number;
+  /** Storing one analysis's results (encode, deflate, insert). */
+  storeMs: [number, number];
+  storedBytes: number;
+  compareMs: number;
+  changes: number;
+  /** Heap in use after both analyses were dropped (a full GC), and the peak while comparing. */
+  heapBefore: number;
+  peakHeapDuringCompare: number;
+  peakRssDuringCompare: number;
+}
+
+/**
+ * 1% of the principals changed as an administrator would: half gain an inline policy that
+ * grants S3 on everything, half lose their attached managed policies.
+ */
+function changeOnePercent(snapshot: AccountSnapshot): {
+  snapshot: AccountSnapshot;
+  changed: number;
+} {
+  const copy = structuredClone(snapshot) as AccountSnapshot & {
+    authorizationDetails: {
+      UserDetailList: { UserPolicyList?: unknown[] }[];
+      RoleDetailList: { AttachedManagedPolicies?: unknown[] }[];
+    };
+  };
+  const users = copy.authorizationDetails.UserDetailList;
+  const roles = copy.authorizationDetails.RoleDetailList;
+  const count = Math.round((users.length + roles.length) / 100);
+  let changed = 0;
+  for (let i = 0; i < count / 2 && i < users.length; i++, changed++) {
+    const user = users[(i * 97) % users.length] as { UserPolicyList?: unknown[] };
+    user.UserPolicyList = [
+      ...(user.UserPolicyList ?? []),
+      {
+        PolicyName: "bench-s3-everything",
+        PolicyDocument: {
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Allow", Action: "s3:*", Resource: "*" }],
+        },
+      },
+    ];
+  }
+  for (let i = 0; changed < count && i < roles.length; i++, changed++)
+    (
+      roles[(i * 89) % roles.length] as { AttachedManagedPolicies?: unknown[] }
+    ).AttachedManagedPolicies = [];
+  return { snapshot: copy, changed };
+}
+
+const input = (snapshot: AccountSnapshot): AnalysisForResults => ({
+  analysis: analyzeAccount(createAccountModel(snapshot), { accounts: [ACCOUNT] }),
+  principalDetails: () => ({ credentials: {} }),
+  resourceDetails: (arn) => ({ name: arn.slice(arn.lastIndexOf(":") + 1), tags: {} }),
+});
+
+/**
+ * Two analyses of the synthetic account, the second with 1% of its principals changed, stored
+ * as the worker stores them; then compared from the store page by page, as the worker compares,
+ * with neither analysis in memory: what it takes, and the heap while comparing.
+ */
+export async function runChanges(databaseUrl: string, size: SyntheticSize): Promise<ChangesResult> {
+  const handle = createDb(databaseUrl, { maxConnections: 2 });
+  const db = handle.db;
+  const customerId = `C${randomInt(100_000, 1_000_000)}`;
+  const executions = ["BASE", "NEXT"].map((suffix, i) => ({
+    executionId: `ondemand-${customerId}-${ACCOUNT}-2026-01-0${i + 1}_${suffix}`,
+    customerId,
+    accountId: ACCOUNT,
+    provider: "aws",
+    analysisTime: new Date(Date.UTC(2026, 0, 1 + i)),
+  }));
+  try {
+    const storeMs: number[] = [];
+    let principals = 0;
+    let changedPrincipals = 0;
+    // Each analysis is made, stored and dropped in turn: the comparison starts with neither.
+    for (const i of [0, 1]) {
+      const base = generateAccount(SIZES[size]);
+      const next = i === 0 ? undefined : changeOnePercent(base);
+      const snapshot = next ? next.snapshot : base;
+      changedPrincipals = next?.changed ?? 0;
+      const execution = executions[i] as (typeof executions)[number];
+      await insertExecution(
+        db,
+        { execution: { ...execution, kind: "ondemand", authMethod: "config" } },
+        async () => {},
+      );
+      const analysed = input(snapshot);
+      const started = performance.now();
+      const counts = await storeAnalysisResults(db, execution, analysed);
+      storeMs.push(performance.now() - started);
+      principals = counts.principals;
+      await finishExecution(db, execution.executionId, {
+        status: "succeeded",
+        reportKeys: [],
+        warnings: [],
+      });
+    }
+    const [{ bytes } = { bytes: 0 }] = (await db.execute(
+      `select (select coalesce(sum(length(data)), 0) from analysis_principals where execution_id = '${executions[1]?.executionId}') + (select coalesce(sum(length(data)), 0) from analysis_resources where execution_id = '${executions[1]?.executionId}') as bytes`,
+    )) as unknown as { bytes: number }[];
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let peakHeap = heapBefore;
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      const usage = process.memoryUsage();
+      peakHeap = Math.max(peakHeap, usage.heapUsed);
+      peakRss = Math.max(peakRss, usage.rss);
+    }, 20);
+    const context = {
+      previousExecutionId: executions[0]?.executionId ?? "",
+      executionId: executions[1]?.executionId ?? "",
+      confidentialValues: new Set(["confidential", "restricted"]),
+    };
+    const started = performance.now();
+    let changes = 0;
+    for await (const _ of comparePrincipals(
+      context,
+      principalsOf(db, context.previousExecutionId),
+      principalsOf(db, context.executionId),
+    ))
+      changes++;
+    for await (const _ of compareResources(
+      context,
+      resourcesOf(db, context.previousExecutionId),
+      resourcesOf(db, context.executionId),
+    ))
+      changes++;
+    const compareMs = performance.now() - started;
+    clearInterval(sampler);
+    return {
+      size,
+      principals,
+      changedPrincipals,
+      storeMs: [storeMs[0] ?? 0, storeMs[1] ?? 0],
+      storedBytes: Number(bytes),
+      compareMs,
+      changes,
+      heapBefore,
+      peakHeapDuringCompare: peakHeap,
+      peakRssDuringCompare: peakRss,
+    };
+  } finally {
+    await db.execute(`delete from executions where customer_id = '${customerId}'`);
+    await handle.close();
+  }
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function changesTable(r: ChangesResult): string {
+  return [
+    "| account | principals changed | store (first, second) | stored (second) | compare | changes | heap before → peak while comparing | RSS peak while comparing |",
+    "|---|---|---|---|---|---|---|---|",
+    `| ${r.size}, ${r.principals} principals | ${r.changedPrincipals} | ${s(r.storeMs[0])}, ${s(r.storeMs[1])} | ${mib(r.storedBytes)} | ${s(r.compareMs)} | ${r.changes} | ${mib(r.heapBefore)} → ${mib(r.peakHeapDuringCompare)} | ${mib(r.peakRssDuringCompare)} |`,
+  ].join("\n");
+}
