@@ -9,19 +9,11 @@ import {
 } from "@sightline/engine";
 import { AUDIT_WORKBOOK_TYPE, type WrittenWorkbookFile } from "../keys.ts";
 import { fullRowFormats } from "../report-formats.ts";
-import { principalAccessReportRows } from "../rows/principal-access-rows.ts";
-import { principalReportRows } from "../rows/principal-rows.ts";
 import { createReportContext } from "../rows/report-context.ts";
 import { resourceAccessPathRows } from "../rows/resource-access-path-rows.ts";
-import { resourceAccessReportRows } from "../rows/resource-access-rows.ts";
-import { resourceReportRows } from "../rows/resource-rows.ts";
 import { openAuditWorkbook } from "../workbook/audit-workbook.ts";
-import {
-  type ReportFormat,
-  type WriteReportOptions,
-  type WrittenReport,
-  writeReport,
-} from "../writers/write-report.ts";
+import { writeK9Reports } from "../writers/write-k9-reports.ts";
+import { type ReportFormat, type WrittenReport, writeReport } from "../writers/write-report.ts";
 import { resourceExpander } from "./expand-resources.ts";
 import { type AccountReportMetadata, allResources, reportInputOf } from "./report-input.ts";
 
@@ -77,54 +69,23 @@ export async function writeAccountReports(
   // k9's four CSVs (and sheets) are k9's in form; the other formats carry Sightline's full rows.
   const options = { dir, formats, csvDialect: "k9" as const, ...(workbook ? { workbook } : {}) };
   try {
-    const reports = await writeAll(options);
+    const reports = await writeK9Reports(analysis, context, options, {
+      resources: allResources(analysis, metadata),
+      expandResourcePattern,
+      ...(input.onReport ? { onReport: input.onReport } : {}),
+    });
+    const paths = await writeReport(
+      "resource-access-paths",
+      resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
+      { dir, formats: fullRowFormats(formats) },
+    );
+    input.onReport?.(paths);
+    reports.push(paths);
     if (!workbook) return { reports };
     return { reports, workbook: { ...(await workbook.finish()), format: "xlsx" } };
   } catch (error) {
     await workbook?.abort();
     throw error;
-  }
-
-  async function writeAll(options: WriteReportOptions): Promise<WrittenReport[]> {
-    const reports: WrittenReport[] = [];
-    const done = (report: WrittenReport) => {
-      reports.push(report);
-      input.onReport?.(report);
-    };
-    done(
-      await writeReport("principals", principalReportRows(analysis.principals, context), options),
-    );
-    done(
-      await writeReport(
-        "resources",
-        resourceReportRows(allResources(analysis, metadata), context),
-        options,
-      ),
-    );
-    done(
-      await writeReport(
-        "principal-access-summaries",
-        principalAccessReportRows(analysis.principalAccessSummaries(), context, {
-          expandResourcePattern,
-        }),
-        options,
-      ),
-    );
-    done(
-      await writeReport(
-        "resource-access-summaries",
-        resourceAccessReportRows(analysis.resourceAccessSummaries(), context),
-        options,
-      ),
-    );
-    done(
-      await writeReport(
-        "resource-access-paths",
-        resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
-        { dir, formats: fullRowFormats(formats) },
-      ),
-    );
-    return reports;
   }
 }
 
