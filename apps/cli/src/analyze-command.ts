@@ -1,34 +1,19 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  analyzeAccount,
-  buildAccessGraph,
-  createAccountModel,
-  iamAdminPaths,
-  reportedAccessPaths,
-} from "@sightline/engine";
-import {
-  createReportContext,
-  type PrincipalMetadata,
-  principalAccessReportRows,
-  principalReportRows,
-  type ReportFormat,
-  resourceAccessPathRows,
-  resourceAccessReportRows,
-  resourceReportRows,
-  type WrittenReport,
-  writeReport,
-} from "@sightline/reports";
+import { analyzeAccount, buildAccessGraph, createAccountModel } from "@sightline/engine";
+import { type ReportFormat, type WrittenReport, writeAccountReports } from "@sightline/reports";
+import { accountMetadataOf } from "./account-metadata.ts";
 import {
   formatIamAdmin,
   formatPrincipalAccess,
   formatResourceAccess,
 } from "./format-granted-by.ts";
 import { loadSnapshots, type SnapshotFiles } from "./load-snapshots.ts";
-import { roleLastUsed } from "./role-last-used.ts";
 
 export interface AnalyzeCommand extends SnapshotFiles {
   formats: readonly ReportFormat[];
+  /** Also k9's `resource-access-audit.xlsx` workbook of the four reports (`--format xlsx`). */
+  workbook?: boolean;
   out: string;
   /** The reports' `analysis_time`; the start of the command when omitted. */
   analysisTime?: Date;
@@ -42,21 +27,11 @@ export interface AnalyzeCommand extends SnapshotFiles {
   print?: (line: string) => void;
 }
 
-/** The roles' last use from the files, and each principal's shortest way to an IAM admin. */
-function principalMetadataOf(
-  lastUsed: Map<string, PrincipalMetadata>,
-  adminPaths: ReadonlyMap<string, readonly string[]>,
-): Map<string, PrincipalMetadata> {
-  const metadata = new Map(lastUsed);
-  for (const [arn, iamAdminPath] of adminPaths)
-    metadata.set(arn, { ...metadata.get(arn), iamAdminPath });
-  return metadata;
-}
-
 /**
  * `sightline analyze`: writes k9's four reports, the access paths to the accounts' admin roles
- * and to their roles open to other accounts (JSON Lines, and Parquet when asked: its rows nest
- * lists that CSV cannot hold), and the input issues into `out` — what the service delivers.
+ * and to their roles open to other accounts, and the input issues into `out`. The reports are
+ * written by the service's own `writeAccountReports`, so the files are those it delivers for
+ * the same account (less what only collection reads: the credential report, tags, key aliases).
  */
 export async function runAnalyze(command: AnalyzeCommand): Promise<Record<string, number>> {
   const analysisTime = command.analysisTime ?? new Date();
@@ -73,39 +48,23 @@ export async function runAnalyze(command: AnalyzeCommand): Promise<Record<string
     `analysed ${analysis.stats.principals} principals in ${analysis.stats.policySets} policy sets after ${elapsed()}`,
   );
   const graph = buildAccessGraph(model);
-  const adminPaths = iamAdminPaths(graph, analysis.principals);
   command.progress(`access graph built after ${elapsed()}`);
-  const context = createReportContext({
-    analysisTime,
-    principals: analysis.principals,
-    principalMetadata: principalMetadataOf(roleLastUsed(snapshots), adminPaths),
-  });
-  // As the service delivers them: k9's CSVs in k9's form, Sightline's full rows in the others.
-  const options = { formats: command.formats, dir: command.out, csvDialect: "k9" as const };
   const counts: Record<string, number> = {};
-  const record = (report: WrittenReport) => {
-    counts[report.type] = report.rows;
-    command.progress(`${report.type}: ${report.rows} rows written after ${elapsed()}`);
-  };
-  record(
-    await writeReport("principals", principalReportRows(analysis.principals, context), options),
-  );
-  record(await writeReport("resources", resourceReportRows(analysis.resources, context), options));
-  const principalAccess = principalAccessReportRows(analysis.principalAccessSummaries(), context);
-  record(await writeReport("principal-access-summaries", principalAccess, options));
-  const resourceAccess = resourceAccessReportRows(analysis.resourceAccessSummaries(), context);
-  record(await writeReport("resource-access-summaries", resourceAccess, options));
-  const accessPaths = resourceAccessPathRows(
-    reportedAccessPaths(graph, model, analysis.principals),
-    context,
-  );
-  const pathFormats = command.formats.filter((format) => format !== "csv");
-  record(
-    await writeReport("resource-access-paths", accessPaths, {
-      dir: command.out,
-      formats: pathFormats.length > 0 ? pathFormats : ["jsonl"],
-    }),
-  );
+  const { workbook } = await writeAccountReports({
+    model,
+    analysis,
+    graph,
+    metadata: accountMetadataOf(model, snapshots),
+    analysisTime,
+    dir: command.out,
+    formats: command.formats,
+    ...(command.workbook ? { workbook: true } : {}),
+    onReport: (report: WrittenReport) => {
+      counts[report.type] = report.rows;
+      command.progress(`${report.type}: ${report.rows} rows written after ${elapsed()}`);
+    },
+  });
+  if (workbook) command.progress(`${path.basename(workbook.path)} written after ${elapsed()}`);
   if (command.show && command.show.length > 0) {
     const print = command.print ?? ((line: string) => process.stdout.write(`${line}\n`));
     const wanted = new Set(command.show);

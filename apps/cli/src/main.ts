@@ -15,15 +15,22 @@ function fail(message: string): never {
   throw new UsageError(message);
 }
 
-const isFormat = (value: string): value is ReportFormat =>
-  (FORMATS as readonly string[]).includes(value);
+/** The reports' formats, and `xlsx`: k9's workbook of an AWS account's four reports. */
+const CLI_FORMATS = [...FORMATS, "xlsx"] as const;
 
-function parseFormats(values: readonly string[]): ReportFormat[] {
-  return values
+const isFormat = (value: string): value is (typeof CLI_FORMATS)[number] =>
+  (CLI_FORMATS as readonly string[]).includes(value);
+
+function parseFormats(values: readonly string[]): { formats: ReportFormat[]; workbook: boolean } {
+  const all = values
     .flatMap((value) => value.split(","))
     .map((format) =>
-      isFormat(format) ? format : fail(`--format must be ${FORMATS.join(", ")}; got '${format}'`),
+      isFormat(format)
+        ? format
+        : fail(`--format must be ${CLI_FORMATS.join(", ")}; got '${format}'`),
     );
+  const formats = all.filter((format): format is ReportFormat => format !== "xlsx");
+  return { formats, workbook: all.includes("xlsx") };
 }
 
 function parseContext(pairs: readonly string[]): Record<string, string | string[]> {
@@ -117,9 +124,10 @@ const AUTHORIZE_OPTIONS = {
 async function analyze(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: ANALYZE_OPTIONS, strict: true });
   const azure = azureFilesOf(values);
-  const formats = parseFormats(values.format);
+  const { formats, workbook } = parseFormats(values.format);
   const out = values.out ?? fail("--out is required");
   if (azure) {
+    if (workbook) fail("--format xlsx: k9's workbook is of an AWS account; Azure has none");
     const { runAnalyzeAzure } = await import("./analyze-azure-command.ts");
     const counts = await runAnalyzeAzure({
       ...azure,
@@ -135,6 +143,7 @@ async function analyze(args: string[]): Promise<number> {
   const counts = await runAnalyze({
     ...files,
     formats,
+    ...(workbook ? { workbook } : {}),
     out,
     ...(values.show ? { show: values.show } : {}),
     progress: (m) => process.stderr.write(`${m}\n`),

@@ -4,7 +4,7 @@
 export const USAGE = `usage:
   sightline analyze --authorization-details gaad.json [--authorization-details other.json ...]
                     [--resource-policies dir] [--buckets list.json ...] [--organization org.json]
-                    [--format csv|jsonl|parquet ...] --out dir [--show ARN|name|all ...]
+                    [--format csv|jsonl|parquet|xlsx ...] --out dir [--show ARN|name|all ...]
   sightline analyze --azure-role-definitions roles.json --azure-role-assignments assignments.json
                     --subscription <subscription id> [--azure-deny-assignments deny.json]
                     [--azure-groups groups.json] [--azure-principals principals.json]
@@ -33,9 +33,11 @@ export const USAGE = `usage:
   --organization       { "isManagementAccount"?, "serviceControlPolicies"?: [{ "target", "policies" }], ... }
   --format             report formats, repeated or comma-separated (default csv); the reports are
                        principals, resources, principal-access-summaries, resource-access-summaries,
-                       and resource-access-paths (JSON Lines, and Parquet when asked). An AWS
-                       account's CSVs are k9's (its columns and value formats); jsonl and parquet
-                       hold every column (granted_by, iam_admin_path, conditional, ...)
+                       and resource-access-paths (in the jsonl and parquet asked for; Parquet when
+                       only csv is). An AWS account's CSVs are k9's (its columns and value
+                       formats); jsonl and parquet hold every column (granted_by, iam_admin_path,
+                       conditional, ...); xlsx (AWS) is k9's resource-access-audit.xlsx workbook
+                       of the four reports. The files are those the service writes
   --show               analyze: also print the access of these principals (ARN or name) and
                        resources (ARN), or of all, one line per row with the policies that grant
                        it, e.g. "granted by: AdministratorAccess (managed, arn:…) [#0], inline 'x'

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AnalyzeCommand, loadSnapshots, runAnalyze, runAuthorize } from "../src/index.ts";
+import { REPORTS_POLICY } from "./one-account.ts";
 import {
   ACCOUNT_A,
   ACCOUNT_B,
@@ -83,19 +84,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, "policies"));
   await writeFile(
     path.join(dir, "policies", "buckets.json"),
-    JSON.stringify({
-      "arn:aws:s3:::reports": {
-        Version: "2012-10-17",
-        Statement: [
-          {
-            Effect: "Allow",
-            Principal: { AWS: "444455556666" },
-            Action: "s3:GetObject",
-            Resource: "arn:aws:s3:::reports/*",
-          },
-        ],
-      },
-    }),
+    JSON.stringify({ "arn:aws:s3:::reports": REPORTS_POLICY }),
   );
 });
 
@@ -131,7 +120,8 @@ describe("sightline analyze", () => {
     ]);
     expect(await lines(path.join(out, "principal-access-summaries.csv"))).toEqual([
       "analysis_time,principal_name,principal_arn,principal_type,principal_tags,service_name,access_capability,resource_arn",
-      "2026-03-04T07:15:00.000000+00:00,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports/*",
+      // The pattern `reports/*` names the bucket it covers, as the service writes it.
+      "2026-03-04T07:15:00.000000+00:00,alice,arn:aws:iam::111122223333:user/alice,IAMUser,{},S3,read-data,arn:aws:s3:::reports",
     ]);
     const resourceAccess = await lines(path.join(out, "resource-access-summaries.csv"));
     expect(resourceAccess[0]).toBe(
@@ -148,6 +138,10 @@ describe("sightline analyze", () => {
       "2026-03-04T07:15:00.000000+00:00,reports,arn:aws:s3:::reports,S3Bucket,,,,,,,{}",
     ]);
     expect(JSON.parse(await readFile(path.join(out, "issues.json"), "utf8"))).toEqual([]);
+    // The access paths are Sightline's full rows: Parquet when only CSV is asked, as delivered.
+    expect((await readdir(out)).filter((name) => name.startsWith("resource-access-paths"))).toEqual(
+      ["resource-access-paths.parquet"],
+    );
   });
 
   it("writes JSON Lines and Parquet beside CSV in one run", async () => {
@@ -261,11 +255,11 @@ describe("sightline analyze", () => {
         "--authorization-details",
         "x.json",
         "--format",
-        "csv,xlsx",
+        "csv,xls",
         "--out",
         dir,
       ]),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("got 'xlsx'") });
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("got 'xls'") });
   });
 });
 

@@ -2,6 +2,7 @@ export * from "./access-change.ts";
 export * from "./analysis-trigger.ts";
 export * from "./api-key.ts";
 export * from "./app-error.ts";
+export * from "./aws-collection.ts";
 export * from "./capability-map.ts";
 export * from "./delivery-verification.ts";
 export * from "./direct-customer.ts";

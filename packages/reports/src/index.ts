@@ -1,3 +1,6 @@
+export { resourceExpander } from "./aws/expand-resources.ts";
+export { type AccountReportMetadata, allResources, reportInputOf } from "./aws/report-input.ts";
+export { type AccountReportsInput, writeAccountReports } from "./aws/write-account-reports.ts";
 export { writeAzureReports } from "./azure/write-azure-reports.ts";
 export type {
   AnyReportRow,

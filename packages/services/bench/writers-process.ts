@@ -18,16 +18,17 @@ import {
   iamAdminPaths,
 } from "@sightline/engine";
 import {
+  allResources,
   createReportContext,
   principalAccessReportRows,
   principalReportRows,
   REPORT_FORMATS,
+  reportInputOf,
   resourceAccessReportRows,
+  resourceExpander,
   resourceReportRows,
+  writeAccountReports,
 } from "@sightline/reports";
-import { resourceExpander } from "../src/analysis/expand-resources.ts";
-import { allResources, reportInputOf } from "../src/analysis/report-input.ts";
-import { writeReports } from "../src/analysis/write-reports.ts";
 
 export interface WriterPass {
   /** A format, or `rows`: the rows built and dropped. */
@@ -85,7 +86,7 @@ const graph = buildAccessGraph(model);
 const analysisSeconds = (performance.now() - started) / 1000;
 const withAnalysis = heldHeap();
 
-/** The rows `writeReports` writes, built the same way, counted and dropped. */
+/** The rows `writeAccountReports` writes, built the same way, counted and dropped. */
 function countRows(): number {
   const context = createReportContext(
     reportInputOf(analysis, metadata, analysisTime, iamAdminPaths(graph, analysis.principals)),
@@ -124,7 +125,7 @@ for (const format of REPORT_FORMATS) {
   heldHeap();
   peakHeap = 0;
   started = performance.now();
-  const { reports } = await writeReports({
+  const { reports } = await writeAccountReports({
     model,
     analysis,
     graph,

@@ -1,8 +1,16 @@
-import type { AwsPartition } from "@sightline/domain";
+import type { AwsPartition, CollectionMetadata } from "@sightline/domain";
 import type { AccountSnapshot } from "@sightline/engine";
 import type { AwsCredentials } from "../aws-credentials.ts";
 import type { AwsClientOptions } from "../client-options.ts";
-import type { CredentialReport } from "./parse-credential-report.ts";
+
+// The metadata's types live in `@sightline/domain`, which the reports share; kept importable
+// from here.
+export type {
+  BucketMetadata,
+  CollectionMetadata,
+  KeyMetadata,
+  RoleLastUsed,
+} from "@sightline/domain";
 
 export interface CollectAccountInput {
   /** The auditor's credentials (assumed role, vended or the caller's own). */
@@ -38,43 +46,6 @@ export interface CollectionWarning {
   readonly resourceArn?: string;
   /** A sentence a person can act on. */
   readonly message: string;
-}
-
-export interface RoleLastUsed {
-  /** ISO 8601 UTC. */
-  readonly lastUsedDate?: string;
-  readonly region?: string;
-}
-
-export interface BucketMetadata {
-  readonly name: string;
-  readonly region?: string;
-  readonly tags: Readonly<Record<string, string>>;
-}
-
-export interface KeyMetadata {
-  readonly keyId: string;
-  readonly region: string;
-  readonly aliases: readonly string[];
-  readonly state?: string;
-  readonly tags: Readonly<Record<string, string>>;
-}
-
-/** What the reports need beyond the snapshot. Records are keyed by ARN. */
-export interface CollectionMetadata {
-  readonly accountId: string;
-  readonly partition: AwsPartition;
-  /** The identity collection ran as (`sts:GetCallerIdentity`). */
-  readonly callerArn: string;
-  /** The regions whose keys were read. */
-  readonly regions: readonly string[];
-  readonly startedAt: string;
-  readonly finishedAt: string;
-  readonly roleLastUsed: Readonly<Record<string, RoleLastUsed>>;
-  /** Absent when the report could not be read (see the warnings). */
-  readonly credentialReport?: CredentialReport;
-  readonly buckets: Readonly<Record<string, BucketMetadata>>;
-  readonly keys: Readonly<Record<string, KeyMetadata>>;
 }
 
 export interface CollectedAccount {

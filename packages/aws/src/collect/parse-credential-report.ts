@@ -1,33 +1,8 @@
+import type { AccessKeyUse, CredentialReportRow } from "@sightline/domain";
 import { parseCsv } from "./parse-csv.ts";
 
-export interface AccessKeyUse {
-  readonly active: boolean;
-  /** ISO 8601 UTC; absent when AWS says N/A. */
-  readonly lastRotated?: string;
-  readonly lastUsedDate?: string;
-  readonly lastUsedRegion?: string;
-  readonly lastUsedService?: string;
-}
-
-/** One user of the IAM credential report (the root user is `<root_account>`). */
-export interface CredentialReportRow {
-  readonly user: string;
-  readonly arn: string;
-  readonly userCreationTime?: string;
-  /** Absent for the root user, whose password AWS reports as `not_supported`. */
-  readonly passwordEnabled?: boolean;
-  readonly passwordLastUsed?: string;
-  readonly passwordLastChanged?: string;
-  readonly passwordNextRotation?: string;
-  readonly mfaActive: boolean;
-  readonly accessKeys: readonly [AccessKeyUse, AccessKeyUse];
-}
-
-export interface CredentialReport {
-  /** When IAM generated it (ISO 8601 UTC). */
-  readonly generatedAt?: string;
-  readonly rows: readonly CredentialReportRow[];
-}
+// The report's types live in `@sightline/domain`, which the reports share.
+export type { AccessKeyUse, CredentialReport, CredentialReportRow } from "@sightline/domain";
 
 /** Values the report uses for "nothing to say". */
 const NO_VALUE = new Set(["", "N/A", "no_information", "not_supported"]);

@@ -1,10 +1,7 @@
 import { type AccountAnalysis, type AzureSnapshot, azureResourceMetadata } from "@sightline/engine";
-import { principalAccessReportRows } from "../rows/principal-access-rows.ts";
-import { principalReportRows } from "../rows/principal-rows.ts";
 import { createReportContext } from "../rows/report-context.ts";
-import { resourceAccessReportRows } from "../rows/resource-access-rows.ts";
-import { resourceReportRows } from "../rows/resource-rows.ts";
-import { type ReportFormat, type WrittenReport, writeReport } from "../writers/write-report.ts";
+import { writeK9Reports } from "../writers/write-k9-reports.ts";
+import type { ReportFormat, WrittenReport } from "../writers/write-report.ts";
 
 /**
  * The four k9 reports of an Azure subscription's analysis, in the AWS reports' layouts: the
@@ -28,26 +25,5 @@ export async function writeAzureReports(input: {
     resourceMetadata: azureResourceMetadata(input.snapshot, analysis.resources),
   });
   const options = { dir: input.dir, formats: input.formats };
-  const reports: WrittenReport[] = [];
-  const done = (report: WrittenReport) => {
-    reports.push(report);
-    onReport?.(report);
-  };
-  done(await writeReport("principals", principalReportRows(analysis.principals, context), options));
-  done(await writeReport("resources", resourceReportRows(analysis.resources, context), options));
-  done(
-    await writeReport(
-      "principal-access-summaries",
-      principalAccessReportRows(analysis.principalAccessSummaries(), context),
-      options,
-    ),
-  );
-  done(
-    await writeReport(
-      "resource-access-summaries",
-      resourceAccessReportRows(analysis.resourceAccessSummaries(), context),
-      options,
-    ),
-  );
-  return reports;
+  return writeK9Reports(analysis, context, options, onReport ? { onReport } : {});
 }

@@ -30,6 +30,7 @@ import {
   type ReportProvider,
   type WrittenReport,
   type WrittenWorkbookFile,
+  writeAccountReports,
   writeAzureReports,
 } from "@sightline/reports";
 import {
@@ -45,7 +46,6 @@ import { openReportInbox, type ReportInbox } from "../delivery/report-inbox.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
-import { writeReports } from "./write-reports.ts";
 
 export type RunOutcome =
   | { status: "succeeded"; reportKeys: string[] }
@@ -130,7 +130,7 @@ async function analyseAndWrite(
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
   const graph = buildAccessGraph(model);
-  const { reports, workbook } = await writeReports({
+  const { reports, workbook } = await writeAccountReports({
     model,
     analysis,
     graph,

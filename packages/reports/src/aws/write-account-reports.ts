@@ -1,5 +1,4 @@
 import path from "node:path";
-import type { CollectionMetadata } from "@sightline/aws";
 import { getAwsCapabilityMap } from "@sightline/capabilities";
 import {
   type AccessGraph,
@@ -8,42 +7,40 @@ import {
   iamAdminPaths,
   reportedAccessPaths,
 } from "@sightline/engine";
-import {
-  AUDIT_WORKBOOK_TYPE,
-  createReportContext,
-  fullRowFormats,
-  openAuditWorkbook,
-  principalAccessReportRows,
-  principalReportRows,
-  type ReportFormat,
-  resourceAccessPathRows,
-  resourceAccessReportRows,
-  resourceReportRows,
-  type WriteReportOptions,
-  type WrittenReport,
-  type WrittenWorkbookFile,
-  writeReport,
-} from "@sightline/reports";
+import { AUDIT_WORKBOOK_TYPE, type WrittenWorkbookFile } from "../keys.ts";
+import { fullRowFormats } from "../report-formats.ts";
+import { createReportContext } from "../rows/report-context.ts";
+import { resourceAccessPathRows } from "../rows/resource-access-path-rows.ts";
+import { openAuditWorkbook } from "../workbook/audit-workbook.ts";
+import { writeK9Reports } from "../writers/write-k9-reports.ts";
+import { type ReportFormat, type WrittenReport, writeReport } from "../writers/write-report.ts";
 import { resourceExpander } from "./expand-resources.ts";
-import { allResources, reportInputOf } from "./report-input.ts";
+import { type AccountReportMetadata, allResources, reportInputOf } from "./report-input.ts";
 
-/**
- * The reports of one analysis, streamed to files in `dir` in every format asked for: k9's four,
- * whose principal-access rows name the collected resources (buckets, keys, roles) a grant covers
- * and whose principals name the way to an IAM admin, and the access paths to the account's
- * admin roles and to its roles open to other accounts (JSON Lines, and Parquet for hive).
- */
-export async function writeReports(input: {
+export interface AccountReportsInput {
   model: AccountModel;
   analysis: AccountAnalysis;
   graph: AccessGraph;
-  metadata: CollectionMetadata;
+  metadata: AccountReportMetadata;
   analysisTime: Date;
   dir: string;
   formats: readonly ReportFormat[];
   /** Also k9's `resource-access-audit` workbook, its sheets written in the same passes. */
   workbook?: boolean;
-}): Promise<{ reports: WrittenReport[]; workbook?: WrittenWorkbookFile }> {
+  /** Called as each report is finished (progress output). */
+  onReport?: (report: WrittenReport) => void;
+}
+
+/**
+ * The reports of an AWS account's analysis, streamed to files in `dir` in every format asked
+ * for: k9's four, whose principal-access rows name the collected resources (buckets, keys,
+ * roles) a grant covers and whose principals name the way to an IAM admin, and the access paths
+ * to the account's admin roles and to its roles open to other accounts (Sightline's full-row
+ * formats only). Shared by the worker and `sightline analyze`, so both write the same files.
+ */
+export async function writeAccountReports(
+  input: AccountReportsInput,
+): Promise<{ reports: WrittenReport[]; workbook?: WrittenWorkbookFile }> {
   const { model, analysis, graph, metadata, dir, formats } = input;
   const adminPaths = iamAdminPaths(graph, analysis.principals);
   const context = createReportContext(
@@ -72,40 +69,23 @@ export async function writeReports(input: {
   // k9's four CSVs (and sheets) are k9's in form; the other formats carry Sightline's full rows.
   const options = { dir, formats, csvDialect: "k9" as const, ...(workbook ? { workbook } : {}) };
   try {
-    const reports = await writeAll(options);
+    const reports = await writeK9Reports(analysis, context, options, {
+      resources: allResources(analysis, metadata),
+      expandResourcePattern,
+      ...(input.onReport ? { onReport: input.onReport } : {}),
+    });
+    const paths = await writeReport(
+      "resource-access-paths",
+      resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
+      { dir, formats: fullRowFormats(formats) },
+    );
+    input.onReport?.(paths);
+    reports.push(paths);
     if (!workbook) return { reports };
     return { reports, workbook: { ...(await workbook.finish()), format: "xlsx" } };
   } catch (error) {
     await workbook?.abort();
     throw error;
-  }
-
-  async function writeAll(options: WriteReportOptions): Promise<WrittenReport[]> {
-    return [
-      await writeReport("principals", principalReportRows(analysis.principals, context), options),
-      await writeReport(
-        "resources",
-        resourceReportRows(allResources(analysis, metadata), context),
-        options,
-      ),
-      await writeReport(
-        "principal-access-summaries",
-        principalAccessReportRows(analysis.principalAccessSummaries(), context, {
-          expandResourcePattern,
-        }),
-        options,
-      ),
-      await writeReport(
-        "resource-access-summaries",
-        resourceAccessReportRows(analysis.resourceAccessSummaries(), context),
-        options,
-      ),
-      await writeReport(
-        "resource-access-paths",
-        resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
-        { dir, formats: fullRowFormats(formats) },
-      ),
-    ];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { CollectionMetadata, CredentialReportRow } from "@sightline/aws";
+import type { CollectionMetadata, CredentialReportRow } from "@sightline/domain";
 import type { AccountAnalysis, ResourceRow } from "@sightline/engine";
 import type {
   AccessKeyCredential,
@@ -7,7 +7,16 @@ import type {
   ReportInput,
   ResourceMetadata,
   UserCredentials,
-} from "@sightline/reports";
+} from "../rows/report-metadata.ts";
+
+/**
+ * What an AWS account's reports show beside its analysis: a collection's metadata, or what
+ * `sightline analyze` finds of it in its files (no credential report, buckets without tags).
+ */
+export type AccountReportMetadata = Pick<
+  CollectionMetadata,
+  "accountId" | "roleLastUsed" | "credentialReport" | "buckets" | "keys"
+>;
 
 const date = (iso: string | undefined) => (iso ? new Date(iso) : undefined);
 
@@ -55,7 +64,7 @@ function credentialsOf(row: CredentialReportRow): UserCredentials {
 /** What the reports add to the engine's rows: last use, credentials, resource names and tags. */
 export function reportInputOf(
   analysis: AccountAnalysis,
-  metadata: CollectionMetadata,
+  metadata: AccountReportMetadata,
   analysisTime: Date,
   iamAdminPaths: ReadonlyMap<string, readonly string[]>,
 ): ReportInput {
@@ -85,7 +94,7 @@ export function reportInputOf(
  */
 export function* allResources(
   analysis: AccountAnalysis,
-  metadata: CollectionMetadata,
+  metadata: AccountReportMetadata,
 ): Generator<ResourceRow> {
   const seen = new Set<string>();
   for (const row of analysis.resources) {
