@@ -7,7 +7,7 @@ import {
   createAccountModel,
 } from "@sightline/engine";
 import type { AccessKeyCredential, PasswordCredential, UserCredentials } from "@sightline/reports";
-import { allResources, reportInputOf } from "../analysis/report-input.ts";
+import { allResources, reportInputOf } from "@sightline/reports";
 import {
   isAzureCollection,
   readCollectionData,
