@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { getAwsCapabilityMap } from "@sightline/capabilities";
 import {
@@ -54,6 +55,8 @@ export async function writeAccountReports(
     ...Object.keys(metadata.keys),
     ...roles,
   ]);
+  // The workbook's file is opened before any report creates the folder.
+  if (input.workbook) await mkdir(dir, { recursive: true });
   const workbook = input.workbook
     ? await openAuditWorkbook(path.join(dir, `${AUDIT_WORKBOOK_TYPE}.xlsx`), {
         analysisTime: input.analysisTime,
