@@ -27,6 +27,7 @@ CREATE TABLE "analysis_resources" (
 	"resource_name" text NOT NULL,
 	"confidentiality" text NOT NULL,
 	"data" "bytea" NOT NULL,
+	"outside" "bytea" NOT NULL,
 	CONSTRAINT "analysis_resources_execution_id_resource_arn_pk" PRIMARY KEY("execution_id","resource_arn")
 );
 --> statement-breakpoint

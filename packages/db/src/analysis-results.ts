@@ -33,6 +33,8 @@ export interface StoredResourceResult {
   confidentiality: string;
   /** Deflated JSON of the rest: tags and who reaches it. */
   data: Buffer;
+  /** Deflated JSON of who reaches it from outside the account. */
+  outside: Buffer;
 }
 
 /**
@@ -222,6 +224,7 @@ export async function* resourceResultPages(
         resourceName: analysisResources.resourceName,
         confidentiality: analysisResources.confidentiality,
         data: analysisResources.data,
+        outside: analysisResources.outside,
       })
       .from(analysisResources)
       .where(

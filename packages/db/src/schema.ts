@@ -311,6 +311,8 @@ export const analysisResources = pgTable(
     resourceName: text("resource_name").notNull(),
     confidentiality: text("confidentiality").notNull(),
     data: bytea("data").notNull(),
+    /** Deflated JSON of who reaches it from outside its account: all a plain resource's comparison reads. */
+    outside: bytea("outside").notNull(),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.resourceArn] })],
 );

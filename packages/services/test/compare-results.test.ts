@@ -6,6 +6,7 @@ import {
   compareResources,
   inMemory,
   mergeSorted,
+  resourceInMemory,
 } from "../src/changes/compare-results.ts";
 import { FindingCollector, summaryOfReach } from "../src/changes/findings.ts";
 import {
@@ -22,6 +23,9 @@ const context: ComparisonContext = {
 
 async function* stream<T>(items: readonly T[]) {
   for (const item of items) yield item;
+}
+async function* resourcesStored(items: readonly ResourceRecord[]) {
+  for (const item of items) yield resourceInMemory(item);
 }
 /** Records as the store hands them over. */
 async function* stored<T extends { arn: string }>(items: readonly T[]) {
@@ -211,7 +215,9 @@ describe("compareResources", () => {
         reach: [["arn:aws:iam::111122223333:role/s", "IAMRole", "read-data", 1, 0, ["inline 'v'"]]],
       }),
     ];
-    const changes = await all(compareResources(context, stored(before), stored(after)));
+    const changes = await all(
+      compareResources(context, resourcesStored(before), resourcesStored(after)),
+    );
     expect(
       changes.map((c) => [c.kind, c.resourceArn, c.principalArn, c.reach, c.confidential, c.after]),
     ).toEqual([

@@ -30,6 +30,32 @@ export interface StoredItem<T> {
   decode(): Promise<T> | T;
 }
 
+/**
+ * A stored resource: a resource that is not confidential changes nothing the comparison reports
+ * unless who reaches it from outside changes, which is a small part of its entries.
+ */
+export interface StoredResourceItem extends StoredItem<ResourceRecord> {
+  confidentiality: string;
+  sameOutsideAs(other: StoredResourceItem): boolean;
+  /** The record with only the entries from outside its account. */
+  decodeOutside(): Promise<ResourceRecord> | ResourceRecord;
+}
+
+/** A resource held in memory as a `StoredResourceItem` (tests). */
+export function resourceInMemory(record: ResourceRecord): StoredResourceItem {
+  const outside = { ...record, reach: record.reach.filter((entry) => entry[3] === 0) };
+  const outsideText = JSON.stringify(outside);
+  const item = {
+    ...inMemory(record),
+    confidentiality: record.confidentiality,
+    outsideText,
+    sameOutsideAs: (other: StoredResourceItem) =>
+      (other as unknown as { outsideText: string }).outsideText === outsideText,
+    decodeOutside: () => outside,
+  };
+  return item;
+}
+
 /** A record held in memory as a `StoredItem` (tests, and analyses never stored). */
 export function inMemory<T extends { arn: string }>(record: T): StoredItem<T> {
   const text = JSON.stringify(record);
@@ -263,13 +289,16 @@ const nameOf = (principal: string) =>
  */
 export async function* compareResources(
   context: ComparisonContext,
-  before: AsyncIterable<StoredItem<ResourceRecord>>,
-  after: AsyncIterable<StoredItem<ResourceRecord>>,
+  before: AsyncIterable<StoredResourceItem>,
+  after: AsyncIterable<StoredResourceItem>,
 ): AsyncGenerator<AccessChange> {
   for await (const [was, is] of mergeSorted(before, after, (r) => r.key)) {
-    if (!is || was?.sameAs(is)) continue;
-    const [old, now] = await Promise.all([was?.decode(), is.decode()]);
-    const confidential = context.confidentialValues.has(now.confidentiality.toLowerCase());
+    if (!is) continue;
+    const confidential = context.confidentialValues.has(is.confidentiality.toLowerCase());
+    if (confidential ? was?.sameAs(is) : was?.sameOutsideAs(is)) continue;
+    const [old, now] = await Promise.all(
+      confidential ? [was?.decode(), is.decode()] : [was?.decodeOutside(), is.decodeOutside()],
+    );
     for (const [was, entry] of mergeEntries(old?.reach ?? [], now.reach, 3)) {
       if (!entry || was) continue;
       const reach = reachOf(entry);

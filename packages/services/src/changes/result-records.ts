@@ -10,7 +10,7 @@ import {
   type GrantSource,
 } from "@sightline/engine";
 import { findWellKnownTags } from "@sightline/reports";
-import type { StoredItem } from "./compare-results.ts";
+import type { StoredItem, StoredResourceItem } from "./compare-results.ts";
 
 const deflateAsync = promisify(deflateRaw);
 const inflateAsync = promisify(inflateRaw);
@@ -250,6 +250,8 @@ export function addToSummary(
 export interface EncodedResource {
   head: Omit<ResourceRecord, "reach">;
   json: string;
+  /** The same JSON with only the entries from outside the account. */
+  outsideJson: string;
   summary: ReachSummary;
 }
 
@@ -265,7 +267,7 @@ export function* resourceTexts(
   const rows = new Map<string, { resourceType: string; service: string }>();
   for (const row of analysis.resources) rows.set(row.resourceArn, row);
   for (const row of extra) if (!rows.has(row.resourceArn)) rows.set(row.resourceArn, row);
-  const encoded = (arn: string, reach: EntryText, summary: ReachSummary) => {
+  const encoded = (arn: string, reach: EntryText, outside: EntryText, summary: ReachSummary) => {
     const row = rows.get(arn);
     if (!row) return undefined;
     rows.delete(arn);
@@ -279,30 +281,36 @@ export function* resourceTexts(
       confidentiality: confidentialityOf(tags),
     };
     const rest = JSON.stringify({ service: head.service, tags }).slice(0, -1);
-    return { head, json: `${rest},${reach.json("reach")}}`, summary };
+    return {
+      head,
+      json: `${rest},${reach.json("reach")}}`,
+      outsideJson: `${rest},${outside.json("reach")}}`,
+      summary,
+    };
   };
   const empty = (): ReachSummary => ({ holders: new Map(), outside: new Map() });
   let arn: string | undefined;
   let reach = new EntryText();
+  let outside = new EntryText();
   let summary = empty();
   for (const row of analysis.resourceAccessSummaries()) {
     if (row.resourceArn !== arn) {
-      const found = arn === undefined ? undefined : encoded(arn, reach, summary);
+      const found = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
       if (found) yield found;
       arn = row.resourceArn;
       reach = new EntryText();
+      outside = new EntryText();
       summary = empty();
     }
-    reach.add(
-      `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},${row.inAccount ? 1 : 0},${row.conditional ? 1 : 0}`,
-      row.grantedBy,
-    );
+    const values = `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},${row.inAccount ? 1 : 0},${row.conditional ? 1 : 0}`;
+    reach.add(values, row.grantedBy);
+    if (!row.inAccount) outside.add(values, row.grantedBy);
     addToSummary(summary, row.principal, row.principalType, row.capability, row.inAccount);
   }
-  const last = arn === undefined ? undefined : encoded(arn, reach, summary);
+  const last = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
   if (last) yield last;
   for (const rest of [...rows.keys()]) {
-    const found = encoded(rest, new EntryText(), empty());
+    const found = encoded(rest, new EntryText(), new EntryText(), empty());
     if (found) yield found;
   }
 }
@@ -330,22 +338,29 @@ export function storedPrincipal(stored: StoredPrincipalResult): StoredItem<Princ
   } as StoredItem<PrincipalRecord>;
 }
 
-/** A stored resource, decoded only when it differs from its namesake. */
-export function storedResource(stored: StoredResourceResult): StoredItem<ResourceRecord> {
+/** A stored resource, decoded only when it differs from its namesake (and then in part if it can). */
+export function storedResource(stored: StoredResourceResult): StoredResourceItem {
+  const columnsEqual = (o: StoredResourceResult) =>
+    o.resourceType === stored.resourceType && o.resourceName === stored.resourceName;
   return {
     key: stored.resourceArn,
+    confidentiality: stored.confidentiality,
     sameAs(other) {
       const o = (other as unknown as { stored: StoredResourceResult }).stored;
       return (
-        o.resourceType === stored.resourceType &&
-        o.resourceName === stored.resourceName &&
+        columnsEqual(o) &&
         o.confidentiality === stored.confidentiality &&
         o.data.equals(stored.data)
       );
     },
+    sameOutsideAs(other) {
+      const o = (other as unknown as { stored: StoredResourceResult }).stored;
+      return columnsEqual(o) && o.outside.equals(stored.outside);
+    },
     decode: () => decodeResource(stored),
+    decodeOutside: () => decodeResource(stored, "outside"),
     stored,
-  } as StoredItem<ResourceRecord>;
+  } as StoredResourceItem;
 }
 
 /** Deflated JSON for the store, and back. */
@@ -376,17 +391,26 @@ export async function decodePrincipal(stored: StoredPrincipalResult): Promise<Pr
 
 export async function encodeResource(encoded: EncodedResource): Promise<StoredResourceResult> {
   const { arn, type, name, confidentiality } = encoded.head;
+  const [data, outside] = await Promise.all([
+    deflateAsync(encoded.json, { level: 1 }),
+    deflateAsync(encoded.outsideJson, { level: 1 }),
+  ]);
   return {
     resourceArn: arn,
     resourceType: type,
     resourceName: name,
     confidentiality,
-    data: await deflateAsync(encoded.json, { level: 1 }),
+    data,
+    outside,
   };
 }
 
-export async function decodeResource(stored: StoredResourceResult): Promise<ResourceRecord> {
-  const rest = JSON.parse((await inflateAsync(stored.data)).toString("utf8"));
+/** A stored resource with everyone who reaches it, or (`outside`) only those outside its account. */
+export async function decodeResource(
+  stored: StoredResourceResult,
+  part: "data" | "outside" = "data",
+): Promise<ResourceRecord> {
+  const rest = JSON.parse((await inflateAsync(stored[part])).toString("utf8"));
   return {
     arn: stored.resourceArn,
     type: stored.resourceType,
