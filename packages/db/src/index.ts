@@ -1,5 +1,7 @@
 export * from "./account-context.ts";
 export * from "./account-snapshots.ts";
+export * from "./alert-deliveries.ts";
+export * from "./alert-destinations.ts";
 export * from "./api-keys.ts";
 export {
   type AuditorRole,
