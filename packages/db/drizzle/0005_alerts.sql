@@ -46,6 +46,7 @@ CREATE TABLE "alert_destinations" (
 	"config" jsonb NOT NULL,
 	"secret_envelope" jsonb,
 	"alert_on" text[] NOT NULL,
+	"position" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "alert_destinations_owner" CHECK ((owner_kind = 'partner' and partner_id is not null and customer_id is null) or (owner_kind = 'direct' and customer_id is not null and partner_id is null)),

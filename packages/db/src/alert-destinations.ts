@@ -40,6 +40,8 @@ export interface AlertDestinationWrite {
   kind: AlertDestinationKind;
   config: Record<string, unknown>;
   alertOn: string[];
+  /** Its place in the owner's list. */
+  position: number;
   /** Absent: the stored secret stays (an update) or there is none (a new destination). */
   secretEnvelope?: SealedSecretColumns;
 }
@@ -96,7 +98,7 @@ export async function alertOwnerExists(db: Executor, owner: AlertOwner): Promise
   return rows.length > 0;
 }
 
-/** The owner's destinations, oldest first. */
+/** The owner's destinations, in the order its last PUT listed them. */
 export async function listAlertDestinations(
   db: Executor,
   owner: AlertOwner,
@@ -105,7 +107,7 @@ export async function listAlertDestinations(
     .select()
     .from(alertDestinations)
     .where(ownedBy(owner))
-    .orderBy(asc(alertDestinations.createdAt), asc(alertDestinations.name));
+    .orderBy(asc(alertDestinations.position), asc(alertDestinations.createdAt));
   return rows.map(toDestination);
 }
 
@@ -146,6 +148,7 @@ export async function writeAlertDestinations(
         name: write.name,
         config: write.config,
         alertOn: write.alertOn,
+        position: write.position,
         ...(write.secretEnvelope ? { secretEnvelope: write.secretEnvelope } : {}),
         updatedAt: sql`now()`,
       })
@@ -161,6 +164,7 @@ export async function writeAlertDestinations(
       kind: write.kind,
       config: write.config,
       alertOn: write.alertOn,
+      position: write.position,
       secretEnvelope: write.secretEnvelope ?? null,
     })),
   );

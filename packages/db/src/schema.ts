@@ -273,6 +273,8 @@ export const alertDestinations = pgTable(
     /** A webhook's sealed secret (base64 fields); null for the other kinds. */
     secretEnvelope: jsonb("secret_envelope").$type<Record<string, string>>(),
     alertOn: text("alert_on").array().notNull(),
+    /** Where the owner's last PUT listed it: GET answers in that order. */
+    position: integer("position").notNull().default(0),
     ...timestamps,
   },
   (t) => [

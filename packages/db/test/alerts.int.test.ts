@@ -35,6 +35,7 @@ const webhook = (name = "team") => ({
   kind: "webhook" as const,
   config: { url: "https://hooks.example.com/a" },
   alertOn: ["iam-admin-gained"],
+  position: 0,
   secretEnvelope: { ciphertext: "AAAA" },
 });
 

@@ -151,7 +151,7 @@ export async function putAlertDestinations(
     const existing = await listAlertDestinations(tx, owner);
     const keep: AlertDestinationWrite[] = [];
     const create: AlertDestinationWrite[] = [];
-    for (const destination of body.destinations) {
+    for (const [position, destination] of body.destinations.entries()) {
       if (
         destination.kind === "securityhub" &&
         (await securityHubRoleTakenByOthers(tx, destination, owner))
@@ -164,6 +164,7 @@ export async function putAlertDestinations(
         kind: destination.kind,
         config: configOf(destination),
         alertOn: [...(destination.alertOn ?? DEFAULT_ALERT_KINDS)],
+        position,
       };
       if (previous) keep.push(write);
       else {
@@ -182,10 +183,6 @@ export async function putAlertDestinations(
     await writeAlertDestinations(tx, owner, { keep, create });
     return listAlertDestinations(tx, owner);
   });
-  const order = new Map(body.destinations.map((d, i) => [d.name.toLowerCase(), i]));
-  rows.sort(
-    (a, b) => (order.get(a.name.toLowerCase()) ?? 0) - (order.get(b.name.toLowerCase()) ?? 0),
-  );
   const views = await viewsOf(ctx, rows);
   return {
     destinations: views.map((view) => {
