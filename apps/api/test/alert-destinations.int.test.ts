@@ -26,6 +26,9 @@ beforeAll(async () => {
   partner = await h.newPartner();
 });
 
+const destinationsOf = (res: { json: Record<string, unknown> }) =>
+  res.json.destinations as Record<string, unknown>[];
+
 async function put(owner: { key: string }, url: string, destinations: unknown[]) {
   return h.call("PUT", url, { key: owner.key, body: { destinations } });
 }
@@ -58,9 +61,12 @@ describe("PUT /partner/{partnerId}/alert-destinations", () => {
     expect(again.status).toBe(200);
     expect(again.text).not.toContain(secret);
     expect(again.json.destinations).toEqual([
-      expect.objectContaining({ destinationId: hook?.destinationId, alertOn: ["iam-admin-gained"] }),
+      expect.objectContaining({
+        destinationId: hook?.destinationId,
+        alertOn: ["iam-admin-gained"],
+      }),
     ]);
-    expect(again.json.destinations[0]).not.toHaveProperty("secret");
+    expect(destinationsOf(again)[0]).not.toHaveProperty("secret");
 
     const moved = await put(p, path(p), [{ ...WEBHOOK, url: "https://other.example.com/x" }]);
     const [renewed] = moved.json.destinations as Record<string, unknown>[];
@@ -77,7 +83,10 @@ describe("PUT /partner/{partnerId}/alert-destinations", () => {
       h.call("POST", `${path(owner)}/${id}/rotate-secret`, { key: owner.key });
     const rotated = await rotate(p, hook?.destinationId as string);
     expect(rotated.status).toBe(200);
-    expect(rotated.json).toEqual({ destinationId: hook?.destinationId, secret: expect.any(String) });
+    expect(rotated.json).toEqual({
+      destinationId: hook?.destinationId,
+      secret: expect.any(String),
+    });
     expect(rotated.json.secret).not.toBe(hook?.secret);
     expect((await rotate(p, mail?.destinationId as string)).status).toBe(404);
     // Another partner names the destination under its own path: not its destination.
@@ -110,15 +119,75 @@ describe("PUT /partner/{partnerId}/alert-destinations", () => {
   });
 
   it.each([
-    [{ destinations: Array.from({ length: 11 }, (_, i) => ({ ...EMAIL, name: `m${i}` })) }, "destinations", "at most 10 destinations"],
-    [{ destinations: [EMAIL, { ...WEBHOOK, name: "MAIL" }] }, "destinations.1.name", "must be unique"],
-    [{ destinations: [{ ...EMAIL, recipients: Array.from({ length: 21 }, (_, i) => `a${i}@acme.example`) }] }, "destinations.0.recipients", "at most 20 recipients"],
-    [{ destinations: [{ ...EMAIL, recipients: ["not-an-address"] }] }, "destinations.0.recipients.0", "must be an email address"],
-    [{ destinations: [{ ...WEBHOOK, alertOn: ["everything"] }] }, "destinations.0.alertOn.0", "Invalid option"],
-    [{ destinations: [{ ...WEBHOOK, url: "https://user:pw@hooks.example.com/" }] }, "destinations.0.url", "must not contain a user name or password"],
-    [{ destinations: [{ ...WEBHOOK, token: "x" }] }, "destinations.0.token", "is not a recognised field"],
-    [{ destinations: [{ name: "hub", kind: "securityhub", roleArn: "arn:aws:iam::123456789012:user/x", externalId: "ext-123", region: "us-east-1" }] }, "destinations.0.roleArn", "must be an IAM role ARN"],
-    [{ destinations: [{ name: "hub", kind: "securityhub", roleArn: "arn:aws-us-gov:iam::123456789012:role/x", externalId: "ext-123", region: "us-east-1" }] }, "destinations.0.region", "partition (aws-us-gov)"],
+    [
+      { destinations: Array.from({ length: 11 }, (_, i) => ({ ...EMAIL, name: `m${i}` })) },
+      "destinations",
+      "at most 10 destinations",
+    ],
+    [
+      { destinations: [EMAIL, { ...WEBHOOK, name: "MAIL" }] },
+      "destinations.1.name",
+      "must be unique",
+    ],
+    [
+      {
+        destinations: [
+          { ...EMAIL, recipients: Array.from({ length: 21 }, (_, i) => `a${i}@acme.example`) },
+        ],
+      },
+      "destinations.0.recipients",
+      "at most 20 recipients",
+    ],
+    [
+      { destinations: [{ ...EMAIL, recipients: ["not-an-address"] }] },
+      "destinations.0.recipients.0",
+      "must be an email address",
+    ],
+    [
+      { destinations: [{ ...WEBHOOK, alertOn: ["everything"] }] },
+      "destinations.0.alertOn.0",
+      "Invalid option",
+    ],
+    [
+      { destinations: [{ ...WEBHOOK, url: "https://user:pw@hooks.example.com/" }] },
+      "destinations.0.url",
+      "must not contain a user name or password",
+    ],
+    [
+      { destinations: [{ ...WEBHOOK, token: "x" }] },
+      "destinations.0.token",
+      "is not a recognised field",
+    ],
+    [
+      {
+        destinations: [
+          {
+            name: "hub",
+            kind: "securityhub",
+            roleArn: "arn:aws:iam::123456789012:user/x",
+            externalId: "ext-123",
+            region: "us-east-1",
+          },
+        ],
+      },
+      "destinations.0.roleArn",
+      "must be an IAM role ARN",
+    ],
+    [
+      {
+        destinations: [
+          {
+            name: "hub",
+            kind: "securityhub",
+            roleArn: "arn:aws-us-gov:iam::123456789012:role/x",
+            externalId: "ext-123",
+            region: "us-east-1",
+          },
+        ],
+      },
+      "destinations.0.region",
+      "partition (aws-us-gov)",
+    ],
   ])("refuses a body breaking a rule: %#", async (body, field, rule) => {
     const res = await h.call("PUT", path(partner), { key: partner.key, body });
     expect(res.status).toBe(400);
@@ -145,7 +214,7 @@ describe("PUT /partner/{partnerId}/alert-destinations", () => {
     const first = await h.newPartner();
     expect((await put(first, path(first), [hub])).status).toBe(200);
     const read = await h.call("GET", path(first), { key: first.key });
-    expect(read.json.destinations[0]).toMatchObject({ roleArn: hub.roleArn, region: "us-east-1" });
+    expect(destinationsOf(read)[0]).toMatchObject({ roleArn: hub.roleArn, region: "us-east-1" });
     expect(read.text).not.toContain("first-tenant-ext");
     const customer = await h.newDirectCustomer();
     const res = await put(customer, `/customer/${customer.customerId}/alert-destinations`, [
@@ -171,7 +240,7 @@ describe("who may reach alert destinations", () => {
   it("keeps a partner's destinations from other partners and from customers (403, nothing changed)", async () => {
     const victim = await h.newPartner();
     const stored = await put(victim, path(victim), [WEBHOOK]);
-    const id = stored.json.destinations[0].destinationId as string;
+    const id = destinationsOf(stored)[0]?.destinationId as string;
     const intruder = await h.newPartner();
     const customer = await h.newDirectCustomer();
     for (const key of [intruder.key, customer.key]) {
@@ -224,7 +293,13 @@ describe("the other configuration PUTs", () => {
       body: { customerId: customer.customerId },
     });
     expect(settings.status).toBe(200);
-    expect((await h.admin("PUT", `/admin/customers/${customer.customerId}`, { customerId: customer.customerId })).status).toBe(200);
+    expect(
+      (
+        await h.admin("PUT", `/admin/customers/${customer.customerId}`, {
+          customerId: customer.customerId,
+        })
+      ).status,
+    ).toBe(200);
     expect((await h.call("GET", url, { key: customer.key })).json.destinations).toHaveLength(1);
   });
 });
