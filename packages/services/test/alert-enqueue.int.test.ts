@@ -2,7 +2,8 @@ import { listAlertDeliveries } from "@sightline/db";
 import { describe, expect, it } from "vitest";
 import { putAlertDestinations } from "../src/alerts/alert-destinations.ts";
 import { alertIdOf, enqueueAlerts } from "../src/alerts/enqueue-alerts.ts";
-import { ALERT_QUEUE } from "../src/queue/alert-queue.ts";
+import { ALERT_QUEUE, LOST_ALERT_QUEUE } from "../src/queue/alert-queue.ts";
+import { lostAlertHandler } from "../src/worker/alert-job.ts";
 import { accessChange, fakeDns, startAlerts } from "./support/alerts.ts";
 
 const { ctx, ownerWith } = await startAlerts({
@@ -127,5 +128,23 @@ describe("enqueueAlerts", () => {
     expect(await enqueueAlerts(ctx, analysis(customerId, [accessChange()]))).toEqual({
       enqueued: 0,
     });
+  });
+
+  it("ends an alert whose worker kept dying failed, saying so", async () => {
+    const { customerId, stored } = await ownerWith("direct", [hook("team")]);
+    await enqueueAlerts(ctx, analysis(customerId, [accessChange()]));
+    const destinationId = stored[0]?.destinationId as string;
+    const [queued] = await listAlertDeliveries(ctx.db, destinationId);
+    const job = {
+      id: "lost",
+      name: LOST_ALERT_QUEUE,
+      data: { alertId: queued?.alertId as string },
+      expireInSeconds: 300,
+    };
+    await lostAlertHandler(ctx)([job]);
+    await lostAlertHandler(ctx)([job]);
+    const [lost] = await listAlertDeliveries(ctx.db, destinationId);
+    expect(lost).toMatchObject({ status: "failed", attempts: 1 });
+    expect(lost?.lastError).toContain("its worker was stopped");
   });
 });

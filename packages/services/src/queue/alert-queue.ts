@@ -4,6 +4,9 @@ import { type AlertSettings, DEFAULT_ALERT_RETRY } from "../alerts/alert-setting
 /** One alert's delivery to one destination (webhook, email digest or Security Hub import). */
 export const ALERT_QUEUE = "alert-delivery";
 
+/** Alert jobs that failed for good without recording it (their worker kept dying). */
+export const LOST_ALERT_QUEUE = "alert-delivery-lost";
+
 /** An alert job carries the alert's ID only; the alert row is the truth. */
 export interface AlertJob {
   alertId: string;
@@ -17,6 +20,7 @@ export const ALERT_QUEUE_OPTIONS: Omit<PgBoss.Queue, "name"> = {
   retryBackoff: true,
   // A webhook answers within 10 s; an import of thousands of findings takes longer.
   expireInSeconds: 300,
+  deadLetter: LOST_ALERT_QUEUE,
 };
 
 /** Retries of an alert job: exponential back-off from the delay (pg-boss doubles it each time). */

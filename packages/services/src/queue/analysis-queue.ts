@@ -1,6 +1,6 @@
 import { type Executor, sqlExecutorOf } from "@sightline/db";
 import type PgBoss from "pg-boss";
-import { ALERT_QUEUE, ALERT_QUEUE_OPTIONS } from "./alert-queue.ts";
+import { ALERT_QUEUE, ALERT_QUEUE_OPTIONS, LOST_ALERT_QUEUE } from "./alert-queue.ts";
 
 export const ANALYSIS_QUEUE = "analysis";
 /** Analysis jobs that failed for good without recording it (their worker kept dying). */
@@ -54,6 +54,7 @@ export async function createQueues(boss: PgBoss, settings: QueueSettings): Promi
     [DAILY_QUEUE, small],
     [DAILY_ACCOUNT_QUEUE, small],
     [MAINTENANCE_QUEUE, small],
+    [LOST_ALERT_QUEUE, small],
     [ALERT_QUEUE, ALERT_QUEUE_OPTIONS],
   ];
   for (const [name, options] of queues) {

@@ -122,6 +122,26 @@ export async function deliverAlert(
   return outcome === "retrying" ? "retry" : "done";
 }
 
+/**
+ * An alert job that pg-boss failed for good without the handler recording it (its worker died,
+ * or hung past the job's expiry, on every attempt): the alert ends `failed` with that reason.
+ */
+export function lostAlertHandler(ctx: ServiceContext) {
+  return async (jobs: PgBoss.Job<AlertJob>[]) => {
+    for (const job of jobs) {
+      const delivery = await getAlertDelivery(ctx.db, job.data.alertId);
+      if (delivery?.status !== "queued") continue;
+      ctx.logger.error({ alertId: delivery.alertId }, "alert lost: its worker stopped");
+      await recordAlertAttempt(ctx.db, {
+        alertId: delivery.alertId,
+        destinationId: delivery.destinationId,
+        outcome: "failed",
+        error: "the delivery stopped without finishing (its worker was stopped or ran out of time)",
+      });
+    }
+  };
+}
+
 /** Delivers alert jobs; an attempt that may pass is thrown so that pg-boss retries it. */
 export function alertJobHandler(ctx: ServiceContext) {
   return async (jobs: PgBoss.JobWithMetadata<AlertJob>[]) => {

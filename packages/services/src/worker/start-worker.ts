@@ -1,6 +1,6 @@
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
-import { ALERT_QUEUE } from "../queue/alert-queue.ts";
+import { ALERT_QUEUE, LOST_ALERT_QUEUE } from "../queue/alert-queue.ts";
 import {
   ANALYSIS_QUEUE,
   createQueues,
@@ -10,7 +10,7 @@ import {
   MAINTENANCE_QUEUE,
   type QueueSettings,
 } from "../queue/analysis-queue.ts";
-import { alertJobHandler } from "./alert-job.ts";
+import { alertJobHandler, lostAlertHandler } from "./alert-job.ts";
 import { analysisJobHandler, lostAnalysisHandler } from "./analysis-job.ts";
 import { dailyAccountHandler, dailyFanOutHandler } from "./daily-jobs.ts";
 import { maintenanceHandler } from "./maintenance-job.ts";
@@ -54,6 +54,7 @@ export async function startWorker(ctx: ServiceContext, settings: WorkerSettings)
   const alerts = alertJobHandler(ctx);
   for (let i = 0; i < 2; i++)
     await boss.work(ALERT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, alerts);
+  await boss.work(LOST_ALERT_QUEUE, polling, lostAlertHandler(ctx));
   await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
   await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
   ctx.logger.info(
