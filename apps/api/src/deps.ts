@@ -1,6 +1,11 @@
 import { createDb, listenForChanges } from "@sightline/db";
 import type { Logger } from "@sightline/logging";
-import { AccessGraphCache, type BuiltGraph, type MasterKey } from "@sightline/services";
+import {
+  AccessGraphCache,
+  type AlertSettings,
+  type BuiltGraph,
+  type MasterKey,
+} from "@sightline/services";
 import type PgBoss from "pg-boss";
 import { ApiClientCache } from "./api-client-cache.ts";
 import type { AppDeps } from "./context.ts";
@@ -32,6 +37,8 @@ export async function connectAppDeps(options: {
   rateLimits?: RateLimits;
   https?: boolean;
   trustProxy?: boolean;
+  /** How alert destinations are checked (allowed hosts, mail relay) and alerts delivered. */
+  alerts?: AlertSettings;
 }): Promise<RunningDeps> {
   const database = createDb(options.databaseUrl, {
     maxConnections: options.maxConnections ?? 10,
@@ -70,6 +77,7 @@ export async function connectAppDeps(options: {
         masterKey: options.masterKey,
         logger: options.logger,
         now: () => new Date(),
+        ...(options.alerts ? { alerts: options.alerts } : {}),
       },
     },
     async close() {

@@ -5,6 +5,7 @@ import { type ServerType, serve } from "@hono/node-server";
 import { createDb, loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
 import {
+  alertSettingsOf,
   loadMasterKey,
   startJobQueue,
   startWorker,
@@ -84,6 +85,7 @@ async function main() {
     lockTimeoutSeconds: config.SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS,
     https: tls !== undefined,
     trustProxy: config.TRUST_PROXY,
+    alerts: alertSettingsOf(config),
     rateLimits: {
       ...(config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND > 0 && {
         perKey: new TokenBuckets(

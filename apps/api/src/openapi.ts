@@ -1,6 +1,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ErrorBody } from "@sightline/domain";
-import type { z } from "zod";
+import {
+  ALERT_ID_HEADER,
+  ALERT_SIGNATURE_HEADER,
+  ALERT_TIMESTAMP_HEADER,
+  AlertPayload,
+  ErrorBody,
+} from "@sightline/domain";
+import { z } from "zod";
 import type { AppEnv } from "./context.ts";
 import { MAX_BODY_BYTES } from "./guards.ts";
 
@@ -115,6 +121,11 @@ export const auditorRoleConflict = error(
   "Another Sightline tenant configures this role ARN and external ID: choose a new external ID",
 );
 
+/** 409 of the alert destinations: a Security Hub role another tenant configured. */
+export const securityHubRoleConflict = error(
+  "Another Sightline tenant configures this Security Hub role: name a role of your own",
+);
+
 type ErrorStatus = keyof typeof errors;
 /** The error responses of a route: always 401, 405, 429 and 503, plus the statuses given. */
 export const errorsOf = <S extends ErrorStatus>(...statuses: S[]) =>
@@ -139,6 +150,11 @@ const TAGS = [
   },
   { name: "Analyses", description: "On-demand analysis triggers and the executions they start" },
   {
+    name: "Alerts",
+    description:
+      "Where partners and direct customers hear of access changes after each analysis (extension)",
+  },
+  {
     name: "Administration",
     description: "Operator-only: API keys, direct customers and OEM integrations",
   },
@@ -146,7 +162,41 @@ const TAGS = [
 ];
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
+/** What Sightline POSTs to a webhook alert destination (OpenAPI 3.1 `webhooks`). */
+function registerAlertWebhook(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerWebhook({
+    method: "post",
+    path: "access-change-alert",
+    operationId: "accessChangeAlert",
+    summary: "Access changes found by an analysis",
+    description:
+      "Sent to each webhook alert destination whose `alertOn` matches changes of an analysis. Verify `sightline-signature` before trusting the body: compute HMAC-SHA256 under the destination's secret (its text) of `<sightline-timestamp>.<raw body>`, compare its hex with each `v1=` value in constant time, and refuse a timestamp more than 5 minutes from your clock (a replay). `alertId` is stable: a retried alert has the same ID, so receivers can drop duplicates. Answer 2xx once stored; 429 or 5xx make Sightline retry with back-off; redirects are not followed.",
+    tags: ["Alerts"],
+    security: [],
+    request: {
+      headers: z.object({
+        [ALERT_ID_HEADER]: z.string().describe("The alert's ID (as in the body)"),
+        [ALERT_TIMESTAMP_HEADER]: z.string().describe("When the request was signed, Unix seconds"),
+        [ALERT_SIGNATURE_HEADER]: z
+          .string()
+          .describe('`v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>" under the secret>`'),
+      }),
+      body: {
+        description: "The alert",
+        required: true,
+        content: { "application/json": { schema: AlertPayload } },
+      },
+    },
+    responses: {
+      200: { description: "Received (any 2xx)" },
+      400: { description: "Refused for good (any 4xx but 429): Sightline does not retry" },
+      503: { description: "Not now (any 5xx, or 429): Sightline retries with back-off" },
+    },
+  });
+}
+
 export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string) {
+  registerAlertWebhook(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
     scheme: "bearer",

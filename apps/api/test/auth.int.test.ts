@@ -34,6 +34,7 @@ const values = () => ({
   customerId: "C123456",
   executionId: `ondemand-${victim.customerId}-123456789012-2026-01-31_AB12`,
   id: "key_AAAAAAAAAAAAAAAA",
+  destinationId: "6f1c2d3e-4a5b-4c6d-8e7f-0123456789ab",
 });
 const fill = (path: string) =>
   path.replace(/\{(\w+)\}/g, (_, name: keyof ReturnType<typeof values>) => values()[name]);

@@ -1,7 +1,12 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { SubscriptionPlanName } from "@sightline/domain";
 import { type Logger, silentLogger } from "@sightline/logging";
-import { DEFAULT_QUEUE_SETTINGS, localMasterKey, startJobQueue } from "@sightline/services";
+import {
+  type AlertSettings,
+  DEFAULT_QUEUE_SETTINGS,
+  localMasterKey,
+  startJobQueue,
+} from "@sightline/services";
 import { afterAll, inject } from "vitest";
 import { createApp } from "../src/app.ts";
 import { connectAppDeps } from "../src/deps.ts";
@@ -21,6 +26,8 @@ export async function createHarness(
     /** Bounds on each request's queries, as `SIGHTLINE_DB_*_TIMEOUT_SECONDS` set them. */
     statementTimeoutSeconds?: number;
     lockTimeoutSeconds?: number;
+    /** Alert settings, as `SIGHTLINE_ALERT_*` and `SIGHTLINE_SMTP_URL` set them. */
+    alerts?: AlertSettings;
   } = {},
 ) {
   const databaseUrl = inject("databaseUrl");
@@ -45,6 +52,7 @@ export async function createHarness(
       ? { statementTimeoutSeconds: options.statementTimeoutSeconds }
       : {}),
     ...(options.lockTimeoutSeconds ? { lockTimeoutSeconds: options.lockTimeoutSeconds } : {}),
+    ...(options.alerts ? { alerts: options.alerts } : {}),
   });
   afterAll(async () => {
     await running.close();

@@ -2,6 +2,7 @@ import path from "node:path";
 import { BaseConfig, parseConfig, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
 import {
+  alertSettingsOf,
   openServiceContext,
   PipelineConfig,
   startWorker,
@@ -42,6 +43,7 @@ async function main() {
     logger,
     kmsKeyId: config.SIGHTLINE_KMS_KEY_ID,
     queue: settings.queue,
+    alerts: alertSettingsOf(config),
   });
   // What the operator must settle since tenant isolation: logged at every start until settled.
   await warnPendingOemRevocations(services.ctx.db, logger);

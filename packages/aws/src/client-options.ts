@@ -1,7 +1,7 @@
 import type { AwsCredentials } from "./aws-credentials.ts";
 
 /** The AWS services Sightline calls, by their SigV4 signing name. */
-export type AwsService = "sts" | "iam" | "s3" | "kms" | "organizations" | "ec2";
+export type AwsService = "sts" | "iam" | "s3" | "kms" | "organizations" | "ec2" | "securityhub";
 
 /** How SDK clients are built. Every field is optional; the defaults suit production. */
 export interface AwsClientOptions {

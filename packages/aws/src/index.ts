@@ -1,3 +1,16 @@
+export {
+  type FailedFinding,
+  type ImportSecurityHubFindingsInput,
+  type ImportSecurityHubFindingsResult,
+  importSecurityHubFindings,
+  SECURITY_HUB_BATCH,
+} from "./alerts/import-security-hub-findings.ts";
+export {
+  describeChange,
+  type FindingContext,
+  securityHubFinding,
+  severityOf,
+} from "./alerts/security-hub-findings.ts";
 export type { AwsCredentials, TemporaryCredentials } from "./aws-credentials.ts";
 export type { AwsClientOptions, AwsService } from "./client-options.ts";
 export { DEFAULT_MAX_ATTEMPTS } from "./client-options.ts";

@@ -1,6 +1,8 @@
 export * from "./access-changes.ts";
 export * from "./account-context.ts";
 export * from "./account-snapshots.ts";
+export * from "./alert-deliveries.ts";
+export * from "./alert-destinations.ts";
 export * from "./analysis-results.ts";
 export * from "./api-keys.ts";
 export {

@@ -34,6 +34,9 @@ const SECRET_FIELDS = [
   "appSecret",
   "accessToken",
   "token",
+  "secret",
+  "smtpUrl",
+  "signature",
 ];
 
 /**

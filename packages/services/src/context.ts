@@ -1,6 +1,7 @@
 import type { Database } from "@sightline/db";
 import type { Logger } from "@sightline/logging";
 import type PgBoss from "pg-boss";
+import type { AlertSettings } from "./alerts/alert-settings.ts";
 import type { MasterKey } from "./credentials/master-key.ts";
 
 /** What the verbs need from outside, built once by the API or the worker (or a test). */
@@ -13,4 +14,6 @@ export interface ServiceContext {
   logger: Logger;
   /** The clock: execution dates, credential expiry, daily limits. */
   now: () => Date;
+  /** How alerts are checked and delivered (allowed hosts, mail relay, …); defaults when absent. */
+  alerts?: AlertSettings;
 }

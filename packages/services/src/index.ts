@@ -1,3 +1,29 @@
+export {
+  getAlertDestinations,
+  putAlertDestinations,
+  rotateAlertSecret,
+} from "./alerts/alert-destinations.ts";
+export {
+  type AlertSettings,
+  type AllowedHost,
+  DEFAULT_ALERT_RETRY,
+  parseAllowedHost,
+  type ResolvedAddress,
+  type Resolver,
+  systemResolver,
+} from "./alerts/alert-settings.ts";
+export {
+  alertIdOf,
+  type EnqueueAlertsInput,
+  enqueueAlerts,
+} from "./alerts/enqueue-alerts.ts";
+export { internalAddressReason, internalHostReason } from "./alerts/internal-addresses.ts";
+export {
+  ALERT_SIGNATURE_TOLERANCE_SECONDS,
+  signAlert,
+  verifyAlertSignature,
+} from "./alerts/webhook-signature.ts";
+export { checkWebhookUrl, RefusedWebhookUrl } from "./alerts/webhook-url.ts";
 export type { AnalysisSettings } from "./analysis/analysis-settings.ts";
 export type { RunOutcome } from "./analysis/run-analysis.ts";
 export type { ServiceContext } from "./context.ts";
@@ -10,6 +36,7 @@ export {
 } from "./delivery/delivery-verification.ts";
 export { AccessGraphCache } from "./paths/access-graph-cache.ts";
 export { type BuiltGraph, resourceAccessPaths } from "./paths/resource-access-paths.ts";
+export { ALERT_QUEUE, type AlertJob } from "./queue/alert-queue.ts";
 export {
   ANALYSIS_QUEUE,
   createQueues,
@@ -22,6 +49,7 @@ export { startJobQueue } from "./runtime/start-job-queue.ts";
 export { warnPendingOemRevocations } from "./runtime/warn-pending-oem-revocations.ts";
 export { warnSharedAuditorRoles } from "./runtime/warn-shared-auditor-roles.ts";
 export {
+  alertSettingsOf,
   analysisSettingsOf,
   PipelineConfig,
   workerSettingsOf,
@@ -33,4 +61,5 @@ export {
   type TriggerRequest,
   triggerAnalysis,
 } from "./triggers/trigger-analysis.ts";
+export { alertPayloadOf, deliverAlert } from "./worker/alert-job.ts";
 export { startWorker, type WorkerSettings } from "./worker/start-worker.ts";

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { analysisSettingsOf, PipelineConfig } from "../src/runtime/worker-config.ts";
+import {
+  alertSettingsOf,
+  analysisSettingsOf,
+  PipelineConfig,
+} from "../src/runtime/worker-config.ts";
 
 const APP = "5a9c1b2e-0d7f-4c3b-9e21-8f6a4d3c2b10";
 
@@ -73,5 +77,44 @@ describe("the report formats", () => {
     expect(settings).toMatchObject({ formats: ["csv", "jsonl"], workbook: true });
     const refused = PipelineConfig.safeParse({ SIGHTLINE_REPORT_FORMATS: "csv,xls" });
     expect(refused.success).toBe(false);
+  });
+});
+
+describe("the alerts' configuration", () => {
+  it("reads the allowed hosts, the relay and the retries", () => {
+    const config = PipelineConfig.parse({
+      SIGHTLINE_ALERT_ALLOWED_HOSTS: "hooks.corp.example:8443, 127.0.0.1",
+      SIGHTLINE_SMTP_URL: "smtp://user:pass@relay.example:587",
+      SIGHTLINE_ALERT_EMAIL_FROM: "alerts@sightline.example",
+      SIGHTLINE_ALERT_RETRY_LIMIT: "4",
+    });
+    expect(alertSettingsOf(config)).toEqual({
+      allowedHosts: [{ host: "hooks.corp.example", port: 8443 }, { host: "127.0.0.1" }],
+      smtp: { url: "smtp://user:pass@relay.example:587", from: "alerts@sightline.example" },
+      retry: { limit: 4, delaySeconds: 30 },
+    });
+    expect(alertSettingsOf(PipelineConfig.parse({}))).toEqual({
+      allowedHosts: [],
+      retry: { limit: 6, delaySeconds: 30 },
+    });
+  });
+
+  it("names the variable and the rule, never the relay's URL", () => {
+    const result = PipelineConfig.safeParse({
+      SIGHTLINE_ALERT_ALLOWED_HOSTS: "https://hooks.example",
+      SIGHTLINE_SMTP_URL: "http://user:hunter2@relay",
+      SIGHTLINE_ALERT_EMAIL_FROM: "alerts@sightline.example",
+    });
+    expect(result.success).toBe(false);
+    const issues = result.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
+    expect(issues).toEqual([
+      "SIGHTLINE_ALERT_ALLOWED_HOSTS.0: must list host names or IP addresses, each optionally with :port (e.g. hooks.corp.example:8443)",
+      "SIGHTLINE_SMTP_URL: must be an smtp:// or smtps:// URL",
+    ]);
+    expect(JSON.stringify(result.error)).not.toContain("hunter2");
+    const noSender = PipelineConfig.safeParse({ SIGHTLINE_SMTP_URL: "smtp://relay.example:25" });
+    expect(noSender.error?.issues.map((i) => i.path.join("."))).toEqual([
+      "SIGHTLINE_ALERT_EMAIL_FROM",
+    ]);
   });
 });

@@ -2,6 +2,14 @@ import type { Endpoint } from "../endpoint.ts";
 import { createApiKey, revokeApiKey } from "./admin-api-keys.ts";
 import { putDirectCustomer } from "./admin-customers.ts";
 import { getOemIntegration, putOemIntegration } from "./admin-partners.ts";
+import {
+  getCustomerAlertDestinations,
+  getPartnerAlertDestinations,
+  putCustomerAlertDestinations,
+  putPartnerAlertDestinations,
+  rotateCustomerAlertSecret,
+  rotatePartnerAlertSecret,
+} from "./alert-destinations.ts";
 import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
 import {
   listCustomerChanges,
@@ -67,6 +75,12 @@ export const endpoints: readonly Endpoint[] = [
   listCustomerAccountsRoute,
   partnerDeliveryVerification,
   customerDeliveryVerification,
+  getPartnerAlertDestinations,
+  putPartnerAlertDestinations,
+  rotatePartnerAlertSecret,
+  getCustomerAlertDestinations,
+  putCustomerAlertDestinations,
+  rotateCustomerAlertSecret,
   createApiKey,
   revokeApiKey,
   putDirectCustomer,

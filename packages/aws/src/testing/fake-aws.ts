@@ -13,6 +13,7 @@ import {
   type FakeSession,
   type FakeState,
   type Fault,
+  type ImportedFinding,
   type RecordedCall,
   randomId,
   type StoreBodies,
@@ -25,6 +26,7 @@ import { fakeKms } from "./services/kms.ts";
 import { fakeOrganizations } from "./services/organizations.ts";
 import { fakeS3 } from "./services/s3.ts";
 import { findBucket, storeObject } from "./services/s3-store.ts";
+import { fakeSecurityHub } from "./services/securityhub.ts";
 import { fakeSts } from "./services/sts.ts";
 
 const HANDLERS: Record<AwsService, FakeServiceHandler> = {
@@ -34,6 +36,7 @@ const HANDLERS: Record<AwsService, FakeServiceHandler> = {
   organizations: fakeOrganizations,
   s3: fakeS3,
   ec2: fakeEc2,
+  securityhub: fakeSecurityHub,
 };
 
 export interface FakeAws {
@@ -47,6 +50,8 @@ export interface FakeAws {
   readonly calls: readonly RecordedCall[];
   /** Objects written, by `<bucket>/<key>`. */
   readonly objects: ReadonlyMap<string, StoredObject>;
+  /** Findings imported into Security Hub (any region, any caller), in arrival order. */
+  readonly findings: readonly ImportedFinding[];
   /** Makes matching calls fail (or alters them: `corrupt-body`, `no-checksum`) `times` times. */
   inject(fault: Fault): void;
   /** Forgets every fault still pending. */
@@ -60,7 +65,7 @@ export interface FakeAws {
   close(): Promise<void>;
 }
 
-/** Starts STS, IAM, KMS, Organizations, S3 and EC2 on 127.0.0.1 at a random port. */
+/** Starts STS, IAM, KMS, Organizations, S3, EC2 and Security Hub on 127.0.0.1 at a random port. */
 export async function startFakeAws(
   model: FakeAccountModel,
   options: {
@@ -87,6 +92,7 @@ export async function startFakeAws(
     storeBodies: options.storeBodies ?? true,
     faults: [],
     calls: [],
+    findings: [],
     trustedExternalIds: new Map(),
     kmsSecret: randomBytes(32),
     credentialReportCalls: 0,
@@ -109,6 +115,7 @@ export async function startFakeAws(
     serviceArn: service.arn,
     calls: state.calls,
     objects: state.objects,
+    findings: state.findings,
     inject: (fault) => addFault(state, fault),
     clearFaults: () => {
       state.faults.length = 0;
@@ -149,7 +156,7 @@ async function serve(state: FakeState, incoming: IncomingMessage, outgoing: Serv
   if (!request) {
     outgoing.writeHead(403, { "content-type": "text/plain" });
     outgoing.end(
-      "The fake answers only SigV4-signed requests to sts, iam, kms, organizations, s3, ec2",
+      "The fake answers only SigV4-signed requests to sts, iam, kms, organizations, s3, ec2, securityhub",
     );
     return;
   }

@@ -16,9 +16,11 @@ export type ErrorFaultKind = "throttle" | "access-denied" | "expired-token" | "s
 /**
  * Faults that let an S3 write succeed but alter it, as a careless S3-compatible store would:
  * `corrupt-body` keeps other bytes than were sent (unverified) and reports their checksum,
- * `no-checksum` keeps the bytes but reports no checksum at all.
+ * `no-checksum` keeps the bytes but reports no checksum at all. `failed-findings` lets a
+ * Security Hub `BatchImportFindings` answer 200 but refuse every finding of the batch
+ * (`FailedCount`), as it does for findings it cannot take.
  */
-export type AlterationKind = "corrupt-body" | "no-checksum";
+export type AlterationKind = "corrupt-body" | "no-checksum" | "failed-findings";
 export type FaultKind = ErrorFaultKind | AlterationKind;
 type ErrorKind = ErrorFaultKind | "invalid-credentials";
 
@@ -58,6 +60,13 @@ const ERRORS: Record<FakeService, Record<ErrorKind, readonly [string, number]>> 
     "expired-token": ["ExpiredToken", 400],
     "server-error": ["InternalError", 500],
     "invalid-credentials": ["InvalidAccessKeyId", 403],
+  },
+  securityhub: {
+    throttle: ["TooManyRequestsException", 429],
+    "access-denied": ["AccessDeniedException", 403],
+    "expired-token": ["ExpiredTokenException", 403],
+    "server-error": ["InternalException", 500],
+    "invalid-credentials": ["UnrecognizedClientException", 403],
   },
   ec2: {
     throttle: ["RequestLimitExceeded", 503],

@@ -2,11 +2,19 @@ import type { AlterationKind, FaultKind } from "./fake-errors.ts";
 import type { FakeService } from "./fake-request.ts";
 import type { FakeState, Fault } from "./fake-state.ts";
 
-/** The S3 operations each alteration applies to; other calls never match such a fault. */
-const ALTERABLE: Record<AlterationKind, ReadonlySet<string>> = {
-  "corrupt-body": new Set(["PutObject", "UploadPart", "CopyObject"]),
-  "no-checksum": new Set(["PutObject", "UploadPart", "CopyObject", "CompleteMultipartUpload"]),
-};
+/** The service and operations each alteration applies to; other calls never match such a fault. */
+const ALTERABLE: Record<AlterationKind, { service: FakeService; operations: ReadonlySet<string> }> =
+  {
+    "corrupt-body": {
+      service: "s3",
+      operations: new Set(["PutObject", "UploadPart", "CopyObject"]),
+    },
+    "no-checksum": {
+      service: "s3",
+      operations: new Set(["PutObject", "UploadPart", "CopyObject", "CompleteMultipartUpload"]),
+    },
+    "failed-findings": { service: "securityhub", operations: new Set(["BatchImportFindings"]) },
+  };
 
 export function isAlteration(kind: FaultKind): kind is AlterationKind {
   return kind in ALTERABLE;
@@ -37,7 +45,9 @@ export function takeFault(
       (fault.service === undefined || fault.service === service) &&
       (fault.operation === "*" || fault.operation === operation) &&
       (fault.resource === undefined || fault.resource === resource) &&
-      (!isAlteration(fault.kind) || (service === "s3" && ALTERABLE[fault.kind].has(operation)));
+      (!isAlteration(fault.kind) ||
+        (ALTERABLE[fault.kind].service === service &&
+          ALTERABLE[fault.kind].operations.has(operation)));
     if (!matches) continue;
     if (active.toPass > 0) {
       active.toPass--;

@@ -1,7 +1,15 @@
 import type { IncomingMessage } from "node:http";
 
-export type FakeService = "sts" | "iam" | "kms" | "organizations" | "s3" | "ec2";
-const SERVICES = new Set<string>(["sts", "iam", "kms", "organizations", "s3", "ec2"]);
+export type FakeService = "sts" | "iam" | "kms" | "organizations" | "s3" | "ec2" | "securityhub";
+const SERVICES = new Set<string>([
+  "sts",
+  "iam",
+  "kms",
+  "organizations",
+  "s3",
+  "ec2",
+  "securityhub",
+]);
 
 /** A signed request, read whole, with what its SigV4 credential scope says. */
 export interface FakeRequest {

@@ -95,9 +95,21 @@ export interface FakeState {
   readonly calls: RecordedCall[];
   /** External IDs trusted besides the model's, by role ARN (`trustExternalId`). */
   readonly trustedExternalIds: Map<string, Set<string>>;
+  /** Findings imported into Security Hub, in arrival order (a re-import replaces its finding). */
+  readonly findings: ImportedFinding[];
   /** Wraps KMS data keys, so ciphertexts are opaque and tamper-evident. */
   readonly kmsSecret: Buffer;
   credentialReportCalls: number;
+}
+
+/** A finding as Security Hub keeps it: where it was imported, by which caller. */
+export interface ImportedFinding {
+  readonly region: string;
+  /** The account of the session that imported it. */
+  readonly accountId: string;
+  /** The ARN of that session. */
+  readonly importedBy: string;
+  readonly finding: Readonly<Record<string, unknown>>;
 }
 
 /** What a service handler gets for one call. */

@@ -16,6 +16,12 @@ export type {
   GaadEntry,
 } from "./fake-model.ts";
 export type { FakeService } from "./fake-request.ts";
-export type { Fault, RecordedCall, StoreBodies, StoredObject } from "./fake-state.ts";
+export type {
+  Fault,
+  ImportedFinding,
+  RecordedCall,
+  StoreBodies,
+  StoredObject,
+} from "./fake-state.ts";
 export { type CredentialReportUser, credentialReportCsv } from "./services/iam-documents.ts";
 export * as smallAccount from "./small-account.ts";

@@ -1,5 +1,6 @@
 import { type Executor, sqlExecutorOf } from "@sightline/db";
 import type PgBoss from "pg-boss";
+import { ALERT_QUEUE, ALERT_QUEUE_OPTIONS, LOST_ALERT_QUEUE } from "./alert-queue.ts";
 
 export const ANALYSIS_QUEUE = "analysis";
 /** Analysis jobs that failed for good without recording it (their worker kept dying). */
@@ -33,7 +34,10 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
   expireInSeconds: 15 * 60,
 };
 
-/** Creates the queues (idempotent): one active analysis per account at a time. */
+/**
+ * Creates the queues (idempotent): one active analysis per account at a time; alerts' deliveries
+ * retried with back-off.
+ */
 export async function createQueues(boss: PgBoss, settings: QueueSettings): Promise<void> {
   const analysis = {
     policy: "singleton" as const,
@@ -50,6 +54,8 @@ export async function createQueues(boss: PgBoss, settings: QueueSettings): Promi
     [DAILY_QUEUE, small],
     [DAILY_ACCOUNT_QUEUE, small],
     [MAINTENANCE_QUEUE, small],
+    [LOST_ALERT_QUEUE, small],
+    [ALERT_QUEUE, ALERT_QUEUE_OPTIONS],
   ];
   for (const [name, options] of queues) {
     if (await boss.getQueue(name)) await boss.updateQueue(name, { name, ...options });

@@ -1,5 +1,6 @@
 import { createDb } from "@sightline/db";
 import type { Logger } from "@sightline/logging";
+import type { AlertSettings } from "../alerts/alert-settings.ts";
 import type { ServiceContext } from "../context.ts";
 import type { QueueSettings } from "../queue/analysis-queue.ts";
 import { loadMasterKey } from "./load-master-key.ts";
@@ -18,12 +19,21 @@ export async function openServiceContext(options: {
   logger: Logger;
   kmsKeyId: string | undefined;
   queue: QueueSettings;
+  /** How alerts are delivered (allowed hosts, mail relay, retries). */
+  alerts?: AlertSettings;
 }): Promise<OpenedServices> {
   const database = createDb(options.databaseUrl, { maxConnections: 4 });
   const boss = await startJobQueue({ ...options, maintenance: true });
   const masterKey = await loadMasterKey(options);
   return {
-    ctx: { db: database.db, boss, masterKey, logger: options.logger, now: () => new Date() },
+    ctx: {
+      db: database.db,
+      boss,
+      masterKey,
+      logger: options.logger,
+      now: () => new Date(),
+      ...(options.alerts ? { alerts: options.alerts } : {}),
+    },
     async close(drainMs) {
       await boss.stop({ graceful: true, timeout: drainMs, wait: true });
       await database.close();

@@ -1,7 +1,14 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { AppSecret } from "@sightline/azure";
 import { REPORT_FORMATS } from "@sightline/reports/formats";
 import { z } from "zod";
+import {
+  type AlertSettings,
+  type AllowedHost,
+  DEFAULT_ALERT_RETRY,
+  parseAllowedHost,
+} from "../alerts/alert-settings.ts";
 import type { AnalysisSettings, AzureSettings } from "../analysis/analysis-settings.ts";
 import { DEFAULT_QUEUE_SETTINGS } from "../queue/analysis-queue.ts";
 import type { WorkerSettings } from "../worker/start-worker.ts";
@@ -65,6 +72,42 @@ export const PipelineConfig = z
       .min(10)
       .default(DEFAULT_QUEUE_SETTINGS.expireInSeconds),
     SIGHTLINE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+    /** Internal hosts alert webhooks may reach (tests, an internal relay): `name` or `name:port`. */
+    SIGHTLINE_ALERT_ALLOWED_HOSTS: list
+      .pipe(
+        z.array(
+          z
+            .string()
+            .refine(
+              (entry) => parseAllowedHost(entry) !== undefined,
+              "must list host names or IP addresses, each optionally with :port (e.g. hooks.corp.example:8443)",
+            ),
+        ),
+      )
+      .default([]),
+    /** The operator's mail relay for email alerts, `smtp://user:pass@relay:587` (never logged). */
+    SIGHTLINE_SMTP_URL: z
+      .url({ protocol: /^smtps?$/, message: "must be an smtp:// or smtps:// URL" })
+      .optional(),
+    SIGHTLINE_ALERT_EMAIL_FROM: z.email({ message: "must be an email address" }).optional(),
+    /** PEM certificates webhooks' TLS may chain to, besides the system's CAs. */
+    SIGHTLINE_ALERT_CA_FILE: z.string().min(1).optional(),
+    SIGHTLINE_ALERT_RETRY_LIMIT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(DEFAULT_ALERT_RETRY.limit),
+    SIGHTLINE_ALERT_RETRY_DELAY_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .default(DEFAULT_ALERT_RETRY.delaySeconds),
+  })
+  .refine((c) => c.SIGHTLINE_SMTP_URL === undefined || c.SIGHTLINE_ALERT_EMAIL_FROM !== undefined, {
+    path: ["SIGHTLINE_ALERT_EMAIL_FROM"],
+    message: "is required with SIGHTLINE_SMTP_URL (the sender of alert emails)",
   })
   .refine((c) => (c.SIGHTLINE_CVS_URL === undefined) === (c.SIGHTLINE_CVS_TOKEN === undefined), {
     path: ["SIGHTLINE_CVS_TOKEN"],
@@ -136,5 +179,27 @@ export function workerSettingsOf(config: PipelineConfig, dataDir: string): Worke
     dailyWindowMinutes: config.SIGHTLINE_DAILY_WINDOW_MINUTES,
     snapshotRetentionDays: config.SIGHTLINE_SNAPSHOT_RETENTION_DAYS,
     pollingIntervalSeconds: config.SIGHTLINE_POLL_SECONDS,
+  };
+}
+
+/** How alerts are delivered, from the environment (see the README's table). */
+export function alertSettingsOf(config: PipelineConfig): AlertSettings {
+  const allowedHosts = config.SIGHTLINE_ALERT_ALLOWED_HOSTS.map(
+    (entry) => parseAllowedHost(entry) as AllowedHost,
+  );
+  const caFile = config.SIGHTLINE_ALERT_CA_FILE;
+  return {
+    allowedHosts,
+    retry: {
+      limit: config.SIGHTLINE_ALERT_RETRY_LIMIT,
+      delaySeconds: config.SIGHTLINE_ALERT_RETRY_DELAY_SECONDS,
+    },
+    ...(config.SIGHTLINE_SMTP_URL && config.SIGHTLINE_ALERT_EMAIL_FROM
+      ? { smtp: { url: config.SIGHTLINE_SMTP_URL, from: config.SIGHTLINE_ALERT_EMAIL_FROM } }
+      : {}),
+    ...(caFile ? { caCertificates: [readFileSync(caFile, "utf8")] } : {}),
+    ...(config.SIGHTLINE_S3_FORCE_PATH_STYLE
+      ? { aws: { clientOptions: { s3ForcePathStyle: true } } }
+      : {}),
   };
 }

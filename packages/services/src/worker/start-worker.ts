@@ -1,5 +1,6 @@
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
+import { ALERT_QUEUE, LOST_ALERT_QUEUE } from "../queue/alert-queue.ts";
 import {
   ANALYSIS_QUEUE,
   createQueues,
@@ -9,6 +10,7 @@ import {
   MAINTENANCE_QUEUE,
   type QueueSettings,
 } from "../queue/analysis-queue.ts";
+import { alertJobHandler, lostAlertHandler } from "./alert-job.ts";
 import { analysisJobHandler, lostAnalysisHandler } from "./analysis-job.ts";
 import { dailyAccountHandler, dailyFanOutHandler } from "./daily-jobs.ts";
 import { maintenanceHandler } from "./maintenance-job.ts";
@@ -28,8 +30,9 @@ export interface WorkerSettings {
 }
 
 /**
- * Makes this process a worker: it takes analysis jobs from the shared queue (any number of
- * processes on any number of machines may), and keeps the daily and maintenance schedules.
+ * Makes this process a worker: it takes analysis and alert jobs from the shared queues (any
+ * number of processes on any number of machines may), and keeps the daily and maintenance
+ * schedules.
  * Stopping (draining) is the boss's: `boss.stop({ graceful: true })`.
  */
 export async function startWorker(ctx: ServiceContext, settings: WorkerSettings): Promise<void> {
@@ -47,6 +50,11 @@ export async function startWorker(ctx: ServiceContext, settings: WorkerSettings)
     polling,
     maintenanceHandler(ctx, settings.snapshotRetentionDays),
   );
+  // Alerts go out beside analyses: two at a time, so that a slow receiver holds up no other.
+  const alerts = alertJobHandler(ctx);
+  for (let i = 0; i < 2; i++)
+    await boss.work(ALERT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, alerts);
+  await boss.work(LOST_ALERT_QUEUE, polling, lostAlertHandler(ctx));
   await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
   await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
   ctx.logger.info(

@@ -47,6 +47,15 @@ export function jsonResponse(result: object): FakeResponse {
   };
 }
 
+/** AWS REST-JSON (Security Hub). */
+export function restJsonResponse(result: object): FakeResponse {
+  return {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(result),
+  };
+}
+
 /** S3 REST-XML: one root element, lists flattened as S3 writes them. */
 export function s3XmlResponse(
   root: string,
@@ -84,6 +93,12 @@ export function errorResponse(
       const body = `<Response><Errors><Error><Code>${code}</Code><Message>${message}</Message></Error></Errors><RequestID>${requestId}</RequestID></Response>`;
       return { status, headers: XML, body };
     }
+    case "securityhub":
+      return {
+        status,
+        headers: { "content-type": "application/json", "x-amzn-errortype": error.code },
+        body: JSON.stringify({ __type: error.code, message: error.message }),
+      };
     case "kms":
     case "organizations":
       return {
