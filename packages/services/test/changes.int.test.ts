@@ -1,9 +1,21 @@
+import type { AddressInfo } from "node:net";
 import { credentialReportCsv, type FakeAccountModel, smallAccount } from "@sightline/aws/testing";
 import { getAnalysisResult, listAccessChanges, listFindings, rawQuery } from "@sightline/db";
-import { AccessChange } from "@sightline/domain";
+import {
+  AccessChange,
+  AlertDestinationsBody,
+  AlertPayload,
+  changeMatchesKind,
+  DEFAULT_ALERT_KINDS,
+} from "@sightline/domain";
 import { Manifest } from "@sightline/reports";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
 import { afterAll, describe, expect, it } from "vitest";
+import { putAlertDestinations } from "../src/alerts/alert-destinations.ts";
+import { verifyAlertSignature } from "../src/alerts/webhook-signature.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { startReceiver, waitFor } from "./support/alerts.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -109,7 +121,36 @@ function changeTheAccount() {
   model.credentialReportCsv = credentials(false);
 }
 
-const pipeline = await startPipeline({ model });
+// Where the partner wants to hear of changes: its webhook, its mailbox (through a real SMTP
+// server standing in for the operator's relay) and its Security Hub (the fake's).
+const receiver = await startReceiver();
+const mails: ParsedMail[] = [];
+const relay = new SMTPServer({
+  disabledCommands: ["STARTTLS"],
+  authOptional: true,
+  logger: false,
+  onData(stream, _session, callback) {
+    simpleParser(stream).then(
+      (mail) => {
+        mails.push(mail);
+        callback();
+      },
+      (error: Error) => callback(error),
+    );
+  },
+});
+await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+afterAll(() => new Promise<void>((resolve) => relay.close(() => resolve())));
+const relayPort = (relay.server.address() as AddressInfo).port;
+
+const pipeline = await startPipeline({
+  model,
+  alerts: {
+    allowedHosts: [{ host: "127.0.0.1", port: receiver.port }],
+    caCertificates: [receiver.cert],
+    smtp: { url: `smtp://127.0.0.1:${relayPort}`, from: "alerts@sightline.example" },
+  },
+});
 afterAll(() => pipeline.close());
 const { ctx, fake } = pipeline;
 const inbox = (key: string) =>
@@ -123,6 +164,26 @@ const lines = (text: string) =>
 describe("what changed since the previous analysis", async () => {
   const partner = await pipeline.partner({ featureFlags: { latestReportEnabled: true } });
   const account = { customerId: partner.customerId, accountId: ACCOUNT };
+  const hubRole = `arn:aws:iam::${ACCOUNT}:role/SightlineFindings`;
+  fake.trustExternalId(hubRole, `hub-${partner.partnerId}`);
+  const { destinations } = await putAlertDestinations(
+    ctx,
+    { kind: "partner", partnerId: partner.partnerId },
+    AlertDestinationsBody.parse({
+      destinations: [
+        { name: "soc webhook", kind: "webhook", url: receiver.url },
+        { name: "soc mail", kind: "email", recipients: ["soc@partner.example"] },
+        {
+          name: "security hub",
+          kind: "securityhub",
+          roleArn: hubRole,
+          externalId: `hub-${partner.partnerId}`,
+          region: "eu-west-1",
+        },
+      ],
+    }),
+  );
+  const secret = destinations.find((d) => d.kind === "webhook")?.secret ?? "";
   const analyse = async () => {
     const { executionId } = await triggerAnalysis(ctx, {
       owner: { kind: "partner", ...partner },
@@ -144,6 +205,19 @@ describe("what changed since the previous analysis", async () => {
   const first = await analyse();
   changeTheAccount();
   const second = await analyse();
+  // Every alert of the second analysis arrived before the third one runs.
+  await waitFor(
+    async () =>
+      receiver.received.length > 0 && mails.length > 0 && fake.findings.length > 0
+        ? true
+        : undefined,
+    "the second analysis's alerts to arrive",
+  );
+  const alerted = {
+    webhook: receiver.received.length,
+    mail: mails.length,
+    hub: fake.findings.length,
+  };
   const third = await analyse();
 
   it("takes the first analysis as the baseline: no changes, findings", async () => {
@@ -312,4 +386,61 @@ describe("what changed since the previous analysis", async () => {
       previousExecutionId: null,
     });
   });
+
+  it("alerts the webhook, the mailbox and Security Hub of what the default rule names, once", async () => {
+    const alerting = second.changes
+      .map((row) => AccessChange.parse(fromRow(row)))
+      .filter((change) => DEFAULT_ALERT_KINDS.some((kind) => changeMatchesKind(change, kind)));
+    expect(new Set(alerting.map((c) => c.kind))).toEqual(
+      new Set(["iam-admin-gained", "external-access-gained", "confidential-access-gained"]),
+    );
+    // The webhook: one signed request with those changes.
+    expect(alerted.webhook).toBe(1);
+    const request = receiver.received[0];
+    expect(verifyAlertSignature(secret, request?.headers ?? {}, request?.body ?? "")).toBe(true);
+    const payload = AlertPayload.parse(JSON.parse(request?.body ?? "{}"));
+    expect(payload).toMatchObject({
+      customerId: partner.customerId,
+      accountId: ACCOUNT,
+      executionId: second.execution.executionId,
+    });
+    expect(payload.changes.map((c) => c.changeId).sort()).toEqual(
+      alerting.map((c) => c.changeId).sort(),
+    );
+    // The mailbox: one digest, text and HTML, naming the new admin.
+    expect(alerted.mail).toBe(1);
+    expect(mails[0]?.subject).toContain(ACCOUNT);
+    expect(mails[0]?.text).toContain(arnOf("user/bob"));
+    expect(String(mails[0]?.html)).toContain("iam-admin-gained");
+    // Security Hub: one finding per change.
+    expect(fake.findings.map((f) => f.finding.Id).sort()).toEqual(
+      alerting.map((c) => c.changeId).sort(),
+    );
+    // The third analysis changed nothing and alerted nobody.
+    expect([receiver.received.length, mails.length, fake.findings.length]).toEqual([
+      alerted.webhook,
+      alerted.mail,
+      alerted.hub,
+    ]);
+  });
 });
+
+/** A delivered access-changes row as the domain's change. */
+function fromRow(row: Record<string, unknown>) {
+  return {
+    changeId: row.change_id,
+    kind: row.kind,
+    change: row.change,
+    principalArn: row.principal_arn,
+    principalName: row.principal_name,
+    principalType: row.principal_type,
+    serviceName: row.service_name,
+    accessCapability: row.access_capability,
+    resourceArn: row.resource_arn,
+    ...(row.reach ? { reach: row.reach } : {}),
+    confidential: row.confidential,
+    before: row.before,
+    after: row.after,
+    grantedBy: row.granted_by,
+  };
+}

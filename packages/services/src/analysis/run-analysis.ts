@@ -33,6 +33,7 @@ import {
   writeAccountReports,
   writeAzureReports,
 } from "@sightline/reports";
+import { enqueueAlerts } from "../alerts/enqueue-alerts.ts";
 import {
   type AnalysisChanges,
   type AnalysisForResults,
@@ -204,6 +205,8 @@ async function analyseAndDeliver(
     ...(written.workbook ? { workbook: written.workbook } : {}),
     warnings,
   });
+  // Enqueued before the success is recorded: an execution that has succeeded has its alerts.
+  await alertOnChanges(ctx, execution, analysisTime, written.changes, log);
   await finishExecution(ctx.db, execution.executionId, {
     status: "succeeded",
     reportKeys,
@@ -211,6 +214,35 @@ async function analyseAndDeliver(
   });
   log.info({ inbox: inbox.location, objects: reportKeys.length }, "delivered");
   return reportKeys;
+}
+
+/**
+ * Alerts the owner's destinations of what changed, once the reports are delivered. The changes
+ * are stored and delivered already: an alert that cannot be enqueued is logged, and the
+ * execution stays a success (running it again would enqueue the same alerts, never twice).
+ */
+async function alertOnChanges(
+  ctx: ServiceContext,
+  execution: ExecutionRow,
+  analysisTime: Date,
+  changes: AnalysisChanges,
+  log: Logger,
+): Promise<void> {
+  if (changes.changes.length === 0) return;
+  try {
+    const { enqueued } = await enqueueAlerts(ctx, {
+      customerId: execution.customerId,
+      ...(execution.partnerId ? { partnerId: execution.partnerId } : {}),
+      provider: execution.provider,
+      accountId: execution.accountId,
+      executionId: execution.executionId,
+      analysisTime,
+      changes: changes.changes,
+    });
+    if (enqueued > 0) log.info({ alerts: enqueued }, "alerts enqueued");
+  } catch (error) {
+    log.error({ err: error }, "the alerts of this analysis could not be enqueued");
+  }
 }
 
 /**

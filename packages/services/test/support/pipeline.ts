@@ -20,6 +20,7 @@ import {
 import type { FeatureFlags } from "@sightline/domain";
 import { silentLogger } from "@sightline/logging";
 import { inject } from "vitest";
+import type { AlertSettings } from "../../src/alerts/alert-settings.ts";
 import type { ServiceContext } from "../../src/context.ts";
 import { localMasterKey } from "../../src/credentials/master-key.ts";
 import { getDeliveryVerification } from "../../src/delivery/delivery-verification.ts";
@@ -84,6 +85,8 @@ export async function startPipeline(
     azure?: boolean;
     /** The credential vending service of `cvs` accounts. */
     credentialVending?: { url: string; token: string };
+    /** Where alerts may go (webhook hosts, a mail relay, Security Hub's endpoints). */
+    alerts?: AlertSettings;
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
@@ -110,6 +113,14 @@ export async function startPipeline(
     masterKey: localMasterKey(randomBytes(32)),
     logger: silentLogger,
     now: () => new Date(),
+    alerts: {
+      retry: { limit: 2, delaySeconds: 1 },
+      aws: {
+        serviceCredentials: fake.serviceCredentials,
+        clientOptions: { ...fake.clientOptions, maxAttempts: 1 },
+      },
+      ...options.alerts,
+    },
   };
   const settings: WorkerSettings = {
     analysis: {
