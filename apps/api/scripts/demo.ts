@@ -4,10 +4,49 @@
  * tried offline. Reports land in the local folder inbox (`<data dir>/inbox`).
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
-import { smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { type FakeAccountModel, smallAccount, startFakeAws } from "@sightline/aws/testing";
 
-const fake = await startFakeAws(smallAccount.model);
+// A copy the demo may change, as an administrator would change the account between analyses.
+const model: { -readonly [K in keyof FakeAccountModel]: FakeAccountModel[K] } = {
+  ...smallAccount.model,
+};
+const fake = await startFakeAws(model);
+
+/**
+ * `POST /make-admin/<user>` on 127.0.0.1:8089 (`SIGHTLINE_DEMO_CONTROL_PORT`): attaches
+ * AdministratorAccess to a user of the demo account, so that the next analysis has a change.
+ */
+const controlPort = Number(process.env.SIGHTLINE_DEMO_CONTROL_PORT ?? 8089);
+const control = createServer((request, response) => {
+  const user = /^\/make-admin\/([\w+=,.@-]{1,64})$/.exec(request.url ?? "")?.[1];
+  const details = model.authorizationDetails;
+  const known = details?.UserDetailList?.some((u) => u.UserName === user);
+  if (request.method !== "POST" || !user || !known || !details) {
+    response.writeHead(404, { "content-type": "text/plain" }).end("POST /make-admin/<alice|bob>\n");
+    return;
+  }
+  model.authorizationDetails = {
+    ...details,
+    UserDetailList: (details.UserDetailList ?? []).map((u) =>
+      u.UserName === user
+        ? {
+            ...u,
+            AttachedManagedPolicies: [
+              ...((u.AttachedManagedPolicies as object[] | undefined) ?? []),
+              {
+                PolicyName: "AdministratorAccess",
+                PolicyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+              },
+            ],
+          }
+        : u,
+    ),
+  };
+  response.writeHead(200, { "content-type": "text/plain" }).end(`${user} is an IAM admin now\n`);
+});
+control.listen(controlPort, "127.0.0.1");
 const services = ["STS", "IAM", "S3", "KMS", "ORGANIZATIONS", "EC2"];
 const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const server = spawn(process.execPath, [main], {
@@ -21,10 +60,11 @@ const server = spawn(process.execPath, [main], {
   },
 });
 process.stderr.write(
-  `\nDemo AWS on ${fake.url}: account ${smallAccount.ACCOUNT_ID}, auditor role ${smallAccount.AUDITOR_ROLE_ARN}, external ID ${smallAccount.EXTERNAL_ID}\n\n`,
+  `\nDemo AWS on ${fake.url}: account ${smallAccount.ACCOUNT_ID}, auditor role ${smallAccount.AUDITOR_ROLE_ARN}, external ID ${smallAccount.EXTERNAL_ID}\nChange it: curl -X POST http://127.0.0.1:${controlPort}/make-admin/bob\n\n`,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", async (code) => {
+  control.close();
   await fake.close();
   process.exit(code ?? 0);
 });
