@@ -204,3 +204,55 @@ it("counts the changes and findings in the execution record", async () => {
   const res = await h.call("GET", `/executions/${executionOfA}`, { key: partnerA.key });
   expect(ExecutionRecord.parse(res.json)).toMatchObject({ changes: 3, findings: 2 });
 });
+
+describe("…/review-settings", () => {
+  it("answers the defaults, stores a replacement, and refuses a bad value naming it", async () => {
+    const path = partnerA.path.replace(/\/account\/\d+$/, "/review-settings");
+    const defaults = await h.call("GET", path, { key: partnerA.key });
+    expect(defaults.status).toBe(200);
+    expect(defaults.json).toEqual({
+      confidentialValues: ["high", "confidential", "restricted", "secret"],
+      unusedPrincipalDays: 90,
+      credentialRotationDays: 90,
+      unusedAccessKeyDays: 90,
+      maxPrincipalsPerCapability: 5,
+    });
+    const put = await h.call("PUT", path, {
+      key: partnerA.key,
+      body: { confidentialValues: ["PII"], unusedPrincipalDays: 30 },
+    });
+    expect(put.status).toBe(200);
+    expect(put.json).toMatchObject({
+      confidentialValues: ["PII"],
+      unusedPrincipalDays: 30,
+      maxPrincipalsPerCapability: 5,
+    });
+    expect((await h.call("GET", path, { key: partnerA.key })).json).toEqual(put.json);
+    for (const [body, field] of [
+      [{ unusedPrincipalDays: 0 }, "unusedPrincipalDays"],
+      [{ confidentialValues: [] }, "confidentialValues"],
+      [{ confidentialValues: ["a\nb"] }, "confidentialValues"],
+      [{ thresholds: 3 }, "thresholds"],
+    ] as const) {
+      const res = await h.call("PUT", path, { key: partnerA.key, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(res.json)).toContain(field);
+    }
+    expect((await h.call("GET", path, { key: partnerA.key })).json).toEqual(put.json);
+  });
+
+  it("answers 403 to another partner or customer", async () => {
+    const partnerPath = partnerA.path.replace(/\/account\/\d+$/, "/review-settings");
+    const customerPath = customerC.path.replace(/\/account\/\d+$/, "/review-settings");
+    for (const [key, path] of [
+      [partnerB.key, partnerPath],
+      [customerC.key, partnerPath],
+      [customerD.key, customerPath],
+      [partnerA.key, customerPath],
+    ] as const) {
+      expect((await h.call("GET", path, { key })).status).toBe(403);
+      expect((await h.call("PUT", path, { key, body: {} })).status).toBe(403);
+    }
+    expect((await h.call("PUT", customerPath, { key: customerC.key, body: {} })).status).toBe(200);
+  });
+});

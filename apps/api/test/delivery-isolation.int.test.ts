@@ -43,7 +43,9 @@ describe("a partner's reports reach only a bucket it has proven to control", () 
     // A's proven destination still receives everything.
     const delivered = await triggerAndWait(a);
     expect(delivered.status).toBe("succeeded");
-    expect(delivered.reports).toHaveLength(4 * 2 * 2 + 2 + 8 + 5 + 2);
+    // k9's 4 reports × 2 formats × (dated, latest), paths, changes and findings × (dated,
+    // latest), the hive copies (8 k9's, 7 Sightline's), 2 manifests.
+    expect(delivered.reports).toHaveLength(4 * 2 * 2 + 3 * 2 + 8 + 7 + 2);
     for (const key of delivered.reports) expect(fake.objects.has(`${inbox}/${key}`)).toBe(true);
   });
 

@@ -12,9 +12,10 @@ describe("trigger → worker → secure inbox, through the API", () => {
     await prove(partner);
     const execution = await triggerAndWait(partner);
     expect(execution).toMatchObject({ status: "succeeded", kind: "ondemand", warnings: [] });
-    // k9's 4 reports × (CSV, JSON Lines) × (dated, latest), the paths report × (dated, latest),
-    // k9's hive tables (4 CSV, 4 Parquet), Sightline's daily history (5 Parquet), 2 manifests.
-    expect(execution.reports).toHaveLength(4 * 2 * 2 + 2 + 8 + 5 + 2);
+    // k9's 4 reports × (CSV, JSON Lines) × (dated, latest), the paths, the changes and the
+    // findings × (dated, latest), k9's hive tables (4 CSV, 4 Parquet), Sightline's daily
+    // history (7 Parquet), 2 manifests.
+    expect(execution.reports).toHaveLength(4 * 2 * 2 + 3 * 2 + 8 + 7 + 2);
     for (const key of execution.reports) {
       const object = fake.objects.get(`${smallAccount.INBOX_BUCKET}/${key}`);
       expect(object?.headers["x-amz-server-side-encryption-aws-kms-key-id"]).toBe(
@@ -54,6 +55,8 @@ describe("trigger → worker → secure inbox, through the API", () => {
         "manifest.latest.json",
         ...types.map((type) => `${type}.latest.jsonl`),
         "resource-access-paths.latest.jsonl",
+        "access-changes.latest.jsonl",
+        "findings.latest.jsonl",
       ].sort(),
     );
     const principals = await readFile(path.join(latest, "principals.latest.csv"), "utf8");

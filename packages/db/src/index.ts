@@ -39,3 +39,4 @@ export * from "./oem-grants.ts";
 export * from "./partner-customers.ts";
 export * from "./partners.ts";
 export { rawQuery, sqlExecutorOf } from "./raw-query.ts";
+export * from "./review-settings.ts";

@@ -471,3 +471,10 @@ export const findings = pgTable(
     index("findings_account_status_idx").on(t.customerId, t.accountId, t.status, t.lastSeen),
   ],
 );
+
+/** A customer's review settings (confidential tag values, finding thresholds); defaults when absent. */
+export const reviewSettings = pgTable("review_settings", {
+  customerId: text("customer_id").primaryKey(),
+  settings: jsonb("settings").notNull(),
+  ...timestamps,
+});

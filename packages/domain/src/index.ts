@@ -18,4 +18,5 @@ export * from "./partner.ts";
 export * from "./partner-customer.ts";
 export * from "./plans.ts";
 export * from "./resource-access-paths.ts";
+export * from "./review-settings.ts";
 export * from "./vending-service.ts";

@@ -1,12 +1,19 @@
 import type { AddressInfo } from "node:net";
 import { credentialReportCsv, type FakeAccountModel, smallAccount } from "@sightline/aws/testing";
-import { getAnalysisResult, listAccessChanges, listFindings, rawQuery } from "@sightline/db";
+import {
+  getAnalysisResult,
+  listAccessChanges,
+  listFindings,
+  putReviewSettings,
+  rawQuery,
+} from "@sightline/db";
 import {
   AccessChange,
   AlertDestinationsBody,
   AlertPayload,
   changeMatchesKind,
   DEFAULT_ALERT_KINDS,
+  DEFAULT_REVIEW_SETTINGS,
 } from "@sightline/domain";
 import { Manifest } from "@sightline/reports";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -184,6 +191,11 @@ describe("what changed since the previous analysis", async () => {
     }),
   );
   const secret = destinations.find((d) => d.kind === "webhook")?.secret ?? "";
+  // The customer's own threshold: more than one principal writing a resource is a finding.
+  await putReviewSettings(ctx.db, partner.customerId, {
+    ...DEFAULT_REVIEW_SETTINGS,
+    maxPrincipalsPerCapability: 1,
+  });
   const analyse = async () => {
     const { executionId } = await triggerAnalysis(ctx, {
       owner: { kind: "partner", ...partner },
@@ -232,7 +244,10 @@ describe("what changed since the previous analysis", async () => {
     const kinds = new Set(
       first.findings.map((f) => (f.finding_info as { types: string[] }).types[0]),
     );
-    expect(kinds).toEqual(new Set(["iam-admin", "unused-principal", "external-access"]));
+    // With the default threshold (5) no resource of the small account is over-accessible.
+    expect(kinds).toEqual(
+      new Set(["iam-admin", "unused-principal", "external-access", "over-accessible-resource"]),
+    );
   });
 
   it("delivers exactly the changes made, each as the domain describes it", () => {

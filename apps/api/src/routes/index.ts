@@ -38,6 +38,12 @@ import { getPartnerRoute, putPartner } from "./partner.ts";
 import { putPartnerCustomer } from "./partner-customer.ts";
 import { resourceAccessPathsRoute } from "./resource-access-paths.ts";
 import {
+  getCustomerReviewSettings,
+  getPartnerReviewSettings,
+  putCustomerReviewSettings,
+  putPartnerReviewSettings,
+} from "./review-settings.ts";
+import {
   awsCapabilities,
   azureCapabilities,
   defaultCapabilities,
@@ -68,6 +74,10 @@ export const endpoints: readonly Endpoint[] = [
   listCustomerChanges,
   listPartnerFindings,
   listCustomerFindings,
+  getPartnerReviewSettings,
+  putPartnerReviewSettings,
+  getCustomerReviewSettings,
+  putCustomerReviewSettings,
   putDirectCustomerSettingsRoute,
   getDirectCustomerRoute,
   putCustomerAccount,

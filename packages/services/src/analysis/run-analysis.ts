@@ -5,6 +5,7 @@ import {
   assignReportMinute,
   type ExecutionRow,
   finishExecution,
+  getReviewSettings,
   loadAccountContext,
   requeueExecution,
   startExecution,
@@ -112,12 +113,14 @@ async function analyseAndWrite(
   const collected = await collectOrReuse(ctx, settings, execution, account);
   log.info({ warnings: collected.warnings.length }, "collected");
   // The results are stored and compared with the previous analysis's, then delivered as reports.
+  const review = await getReviewSettings(ctx.db, execution.customerId);
   const compare = (input: AnalysisForResults) =>
     recordAnalysisChanges({
       db: ctx.db,
       execution: { ...execution, analysisTime: output.analysisTime },
       analysis: input,
       reanalyse: reanalyseSnapshot,
+      settings: review,
       dir: output.dir,
       formats: output.formats,
     });

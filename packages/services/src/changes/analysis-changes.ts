@@ -18,8 +18,9 @@ import {
 } from "@sightline/db";
 import {
   type AccessChange,
-  DEFAULT_CONFIDENTIAL_VALUES,
+  DEFAULT_REVIEW_SETTINGS,
   type ExecutionWarning,
+  type ReviewSettings,
 } from "@sightline/domain";
 import type { AccountAnalysis } from "@sightline/engine";
 import {
@@ -29,12 +30,7 @@ import {
   writeReport,
 } from "@sightline/reports";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
-import {
-  DEFAULT_FINDING_THRESHOLDS,
-  FindingCollector,
-  type FindingThresholds,
-  ocsfFinding,
-} from "./findings.ts";
+import { FindingCollector, ocsfFinding } from "./findings.ts";
 import {
   currentResultsVersion,
   encodePrincipal,
@@ -54,17 +50,6 @@ export interface AnalysisForResults {
   /** Collected resources the engine has no row of (e.g. a key whose policy was not read). */
   extraResources?: Iterable<{ resourceArn: string; resourceType: string; service: string }>;
 }
-
-/** What a customer calls confidential and its finding thresholds. */
-export interface ReviewSettings {
-  confidentialValues: readonly string[];
-  thresholds: FindingThresholds;
-}
-
-export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
-  confidentialValues: DEFAULT_CONFIDENTIAL_VALUES,
-  thresholds: DEFAULT_FINDING_THRESHOLDS,
-};
 
 /** Changes kept in memory for the alerts; the rest are in the store and the report. */
 export const MAX_ALERT_CHANGES = 10_000;
@@ -187,7 +172,7 @@ export async function recordAnalysisChanges(input: {
 }): Promise<AnalysisChanges> {
   const { db, execution } = input;
   const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
-  const collector = new FindingCollector(execution, execution.analysisTime, settings.thresholds);
+  const collector = new FindingCollector(execution, execution.analysisTime, settings);
   await storeAnalysisResults(db, execution, input.analysis, collector);
   const warnings: ExecutionWarning[] = [];
   let previous = await previousAnalysisResult(db, execution);
