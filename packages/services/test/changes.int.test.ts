@@ -191,10 +191,10 @@ describe("what changed since the previous analysis", async () => {
     }),
   );
   const secret = destinations.find((d) => d.kind === "webhook")?.secret ?? "";
-  // The customer's own threshold: more than one principal writing a resource is a finding.
+  // The customer's own threshold: a password older than 15 days is a finding (alice's is 20).
   await putReviewSettings(ctx.db, partner.customerId, {
     ...DEFAULT_REVIEW_SETTINGS,
-    maxPrincipalsPerCapability: 1,
+    credentialRotationDays: 15,
   });
   const analyse = async () => {
     const { executionId } = await triggerAnalysis(ctx, {
@@ -244,9 +244,9 @@ describe("what changed since the previous analysis", async () => {
     const kinds = new Set(
       first.findings.map((f) => (f.finding_info as { types: string[] }).types[0]),
     );
-    // With the default threshold (5) no resource of the small account is over-accessible.
+    // With the default threshold (90 days) alice's password would be no finding.
     expect(kinds).toEqual(
-      new Set(["iam-admin", "unused-principal", "external-access", "over-accessible-resource"]),
+      new Set(["iam-admin", "unused-principal", "external-access", "stale-password"]),
     );
   });
 
