@@ -73,18 +73,49 @@ export function currentResultsVersion(): string {
 }
 
 const NO_NAMES: readonly string[] = Object.freeze([]);
-// The engine shares one list of sources among the rows it grants alike: name each list once.
+// The engine shares its source objects (and often their lists) among the rows it grants alike:
+// each is named once.
+const nameOfSource = new WeakMap<GrantSource, string>();
 const namesOfList = new WeakMap<readonly GrantSource[], readonly string[]>();
+const nameOf = (source: GrantSource) => {
+  let name = nameOfSource.get(source);
+  if (name === undefined) {
+    name = formatGrantSource(source);
+    nameOfSource.set(source, name);
+  }
+  return name;
+};
 
 /** The policies that grant a row, as people name them (`formatGrantSource`). */
 export function grantNames(sources: readonly GrantSource[] | undefined): readonly string[] {
   if (!sources || sources.length === 0) return NO_NAMES;
   let names = namesOfList.get(sources);
   if (!names) {
-    names = sources.map(formatGrantSource);
+    names = sources.map(nameOf);
     namesOfList.set(sources, names);
   }
   return names;
+}
+
+// A list of sources as JSON text, one string per distinct content: lists that the engine builds
+// apart but that name the same policies are one entry of a record's `grants`.
+const textOfList = new WeakMap<readonly GrantSource[], string>();
+const canonicalText = new Map<string, string>();
+const EMPTY_LIST: readonly GrantSource[] = Object.freeze([]);
+function grantText(sources: readonly GrantSource[] | undefined): string {
+  const list = sources ?? EMPTY_LIST;
+  let text = textOfList.get(list);
+  if (text === undefined) {
+    const json = JSON.stringify(grantNames(list));
+    text = canonicalText.get(json);
+    if (text === undefined) {
+      if (canonicalText.size >= 100_000) canonicalText.clear();
+      canonicalText.set(json, json);
+      text = json;
+    }
+    textOfList.set(list, text);
+  }
+  return text;
 }
 
 /** Code-point order: UTF-8 byte order, which is how Postgres sorts `COLLATE "C"`. */
@@ -131,16 +162,17 @@ function quoted(text: string): string {
  * which is the same for the same input: equal access gives equal bytes.
  */
 class EntryText {
-  readonly #grants = new Map<readonly GrantSource[] | undefined, number>();
+  readonly #grants = new Map<string, number>();
   readonly #grantTexts: string[] = [];
   readonly #entries: string[] = [];
 
   add(values: string, grantedBy: readonly GrantSource[] | undefined): void {
-    let index = this.#grants.get(grantedBy);
+    const text = grantText(grantedBy);
+    let index = this.#grants.get(text);
     if (index === undefined) {
       index = this.#grantTexts.length;
-      this.#grants.set(grantedBy, index);
-      this.#grantTexts.push(JSON.stringify(grantNames(grantedBy)));
+      this.#grants.set(text, index);
+      this.#grantTexts.push(text);
     }
     this.#entries.push(`[${values},${index}]`);
   }
