@@ -164,7 +164,10 @@ export async function recordAnalysisChanges(input: {
   db: Executor;
   execution: ExecutionKey;
   analysis: AnalysisForResults;
-  /** The previous execution's snapshot analysed by this engine; undefined when it is gone. */
+  /**
+   * A stored snapshot (the previous execution's) analysed by this engine. It runs while this
+   * analysis is still in memory: an upgrade day holds two analyses at once.
+   */
   reanalyse: (snapshot: Buffer) => Promise<AnalysisForResults>;
   settings?: ReviewSettings;
   dir: string;
