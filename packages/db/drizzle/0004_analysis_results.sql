@@ -17,6 +17,7 @@ CREATE TABLE "analysis_principals" (
 	"principal_type" text NOT NULL,
 	"iam_admin" text NOT NULL,
 	"data" "bytea" NOT NULL,
+	"details" jsonb NOT NULL,
 	CONSTRAINT "analysis_principals_execution_id_principal_arn_pk" PRIMARY KEY("execution_id","principal_arn")
 );
 --> statement-breakpoint

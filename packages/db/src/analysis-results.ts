@@ -22,8 +22,10 @@ export interface StoredPrincipalResult {
   principalName: string;
   principalType: string;
   iamAdmin: string;
-  /** Deflated JSON of the rest: what grants admin, credentials, last use, access. */
+  /** Deflated JSON of what grants admin and the access. */
   data: Buffer;
+  /** Last use and credentials. */
+  details: unknown;
 }
 
 export interface StoredResourceResult {
@@ -193,6 +195,7 @@ export async function* principalResultPages(
         principalType: analysisPrincipals.principalType,
         iamAdmin: analysisPrincipals.iamAdmin,
         data: analysisPrincipals.data,
+        details: analysisPrincipals.details,
       })
       .from(analysisPrincipals)
       .where(

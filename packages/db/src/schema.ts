@@ -402,7 +402,10 @@ export const analysisPrincipals = pgTable(
     principalName: text("principal_name").notNull(),
     principalType: text("principal_type").notNull(),
     iamAdmin: text("iam_admin").notNull(),
+    /** Deflated JSON of what grants admin and the access: the same bytes while access is. */
     data: bytea("data").notNull(),
+    /** Last use and credentials, which change from day to day without any access changing. */
+    details: jsonb("details").notNull(),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.principalArn] })],
 );

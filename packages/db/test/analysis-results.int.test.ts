@@ -77,6 +77,7 @@ describe("stored analysis results", () => {
         principalType: "IAMUser",
         iamAdmin: "no",
         data: Buffer.from("{}"),
+        details: {},
       })),
     );
     const read: string[] = [];

@@ -13,6 +13,7 @@ import {
   compareCodePoints,
   type PrincipalRecord,
   type ResourceRecord,
+  storedPrincipal,
 } from "../src/changes/result-records.ts";
 
 const context: ComparisonContext = {
@@ -176,6 +177,43 @@ describe("comparePrincipals", () => {
       ["p", "credential-activated", "access_key_2", "Inactive", "Active"],
       ["q", "credential-created", "password", "none", "Active"],
       ["q", "credential-created", "access_key_1", "Active", "Active"],
+    ]);
+  });
+
+  it("reads only the details of a principal whose access is the same (its bytes are not inflated)", async () => {
+    const stored = (state: string, lastUsed: string) =>
+      storedPrincipal({
+        principalArn: "arn:aws:iam::111122223333:user/p",
+        principalName: "p",
+        principalType: "IAMUser",
+        iamAdmin: "no",
+        // Not deflate: inflating it would throw.
+        data: Buffer.from("the same access, never read"),
+        details: {
+          lastUsed,
+          credentials: { accessKey1: { state, lastRotated: "2026-01-01T00:00:00.000Z" } },
+        },
+      });
+    async function* one<T>(item: T) {
+      yield item;
+    }
+    const used = await all(
+      comparePrincipals(
+        context,
+        one(stored("Active", "2026-01-01")),
+        one(stored("Active", "2026-01-02")),
+      ),
+    );
+    expect(used).toEqual([]);
+    const deactivated = await all(
+      comparePrincipals(
+        context,
+        one(stored("Active", "2026-01-01")),
+        one(stored("Inactive", "2026-01-02")),
+      ),
+    );
+    expect(deactivated.map((c) => [c.kind, c.accessCapability])).toEqual([
+      ["credential-deactivated", "access_key_1"],
     ]);
   });
 

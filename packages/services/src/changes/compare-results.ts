@@ -28,6 +28,12 @@ export interface StoredItem<T> {
   /** The stored bytes and columns; equal when the records are (deflate is deterministic). */
   sameAs(other: StoredItem<T>): boolean;
   decode(): Promise<T> | T;
+  /**
+   * Principals: equal access (and what grants admin), whatever their last use and credentials,
+   * which change from day to day; then the record without its access is enough.
+   */
+  sameAccessAs?(other: StoredItem<T>): boolean;
+  decodeWithoutAccess?(): Promise<T> | T;
 }
 
 /**
@@ -245,7 +251,13 @@ export async function* comparePrincipals(
 ): AsyncGenerator<AccessChange> {
   for await (const [was, is] of mergeSorted(before, after, (p) => p.key)) {
     if (was && is && was.sameAs(is)) continue;
-    const [old, now] = await Promise.all([was?.decode(), is?.decode()]);
+    // Used since, or a credential changed, with the same access: only the details are read.
+    const light = was && is && was.sameAccessAs?.(is) === true;
+    const [old, now] = await Promise.all(
+      light
+        ? [was?.decodeWithoutAccess?.(), is?.decodeWithoutAccess?.()]
+        : [was?.decode(), is?.decode()],
+    );
     if (old && now) {
       yield* principalChanges(context, old, now);
       continue;

@@ -224,8 +224,7 @@ export function* principalTexts(
       iamAdminGrantedBy: grantNames(row.iamAdminGrantedBy),
       ...details(arn),
     };
-    const { iamAdminGrantedBy, lastUsed, credentials } = head;
-    const rest = JSON.stringify({ iamAdminGrantedBy, lastUsed, credentials }).slice(0, -1);
+    const rest = JSON.stringify({ iamAdminGrantedBy: head.iamAdminGrantedBy }).slice(0, -1);
     return { head, json: `${rest},${access.json("access")}}` };
   };
   let arn: string | undefined;
@@ -354,18 +353,22 @@ function confidentialityOf(tags: Readonly<Record<string, string>>): string {
 
 /** A stored principal, decoded only when it differs from its namesake. */
 export function storedPrincipal(stored: StoredPrincipalResult): StoredItem<PrincipalRecord> {
+  const sameAccess = (o: StoredPrincipalResult) =>
+    o.iamAdmin === stored.iamAdmin &&
+    o.principalName === stored.principalName &&
+    o.principalType === stored.principalType &&
+    o.data.equals(stored.data);
   return {
     key: stored.principalArn,
     sameAs(other) {
       const o = (other as unknown as { stored: StoredPrincipalResult }).stored;
-      return (
-        o.iamAdmin === stored.iamAdmin &&
-        o.principalName === stored.principalName &&
-        o.principalType === stored.principalType &&
-        o.data.equals(stored.data)
-      );
+      return sameAccess(o) && JSON.stringify(o.details) === JSON.stringify(stored.details);
+    },
+    sameAccessAs(other) {
+      return sameAccess((other as unknown as { stored: StoredPrincipalResult }).stored);
     },
     decode: () => decodePrincipal(stored),
+    decodeWithoutAccess: () => decodePrincipal(stored, true),
     stored,
   } as StoredItem<PrincipalRecord>;
 }
@@ -397,26 +400,43 @@ export function storedResource(stored: StoredResourceResult): StoredResourceItem
 
 /** Deflated JSON for the store, and back. */
 export async function encodePrincipal(encoded: EncodedPrincipal): Promise<StoredPrincipalResult> {
-  const { arn, name, type, iamAdmin } = encoded.head;
+  const { arn, name, type, iamAdmin, lastUsed, credentials } = encoded.head;
   return {
     principalArn: arn,
     principalName: name,
     principalType: type,
     iamAdmin,
     data: await deflateAsync(encoded.json, { level: 1 }),
+    details: { ...(lastUsed ? { lastUsed } : {}), credentials },
   };
 }
 
-export async function decodePrincipal(stored: StoredPrincipalResult): Promise<PrincipalRecord> {
-  const rest = JSON.parse((await inflateAsync(stored.data)).toString("utf8"));
+type PrincipalDetails = Pick<PrincipalRecord, "lastUsed" | "credentials">;
+const detailsOf = (stored: StoredPrincipalResult): PrincipalDetails => {
+  const details = (stored.details ?? {}) as Partial<PrincipalDetails>;
   return {
+    ...(details.lastUsed ? { lastUsed: details.lastUsed } : {}),
+    credentials: details.credentials ?? {},
+  };
+};
+
+/** A stored principal; with `withoutAccess`, its access is left out (not even inflated). */
+export async function decodePrincipal(
+  stored: StoredPrincipalResult,
+  withoutAccess = false,
+): Promise<PrincipalRecord> {
+  const base = {
     arn: stored.principalArn,
     name: stored.principalName,
     type: stored.principalType,
     iamAdmin: stored.iamAdmin as PrincipalRecord["iamAdmin"],
+    ...detailsOf(stored),
+  };
+  if (withoutAccess) return { ...base, iamAdminGrantedBy: [], access: [] };
+  const rest = JSON.parse((await inflateAsync(stored.data)).toString("utf8"));
+  return {
+    ...base,
     iamAdminGrantedBy: rest.iamAdminGrantedBy ?? [],
-    ...(rest.lastUsed ? { lastUsed: rest.lastUsed } : {}),
-    credentials: rest.credentials ?? {},
     access: entriesOf<AccessEntry>(rest, "access"),
   };
 }
