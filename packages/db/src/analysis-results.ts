@@ -104,12 +104,12 @@ const HEADER = {
 };
 
 /**
- * The newest results of the account from a succeeded execution other than `executionId`: what
- * an analysis is compared with.
+ * The newest results of an account from a succeeded execution (what the console reads); with
+ * `executionId`, the newest other than that one (what an analysis is compared with).
  */
-export async function previousAnalysisResult(
+export async function latestAnalysisResult(
   db: Executor,
-  key: { customerId: string; accountId: string; executionId: string },
+  key: { customerId: string; accountId: string; executionId?: string },
 ): Promise<AnalysisResultHeader | undefined> {
   const [row] = await db
     .select(HEADER)
@@ -119,7 +119,9 @@ export async function previousAnalysisResult(
       and(
         eq(analysisResults.customerId, key.customerId),
         eq(analysisResults.accountId, key.accountId),
-        ne(analysisResults.executionId, key.executionId),
+        key.executionId === undefined
+          ? undefined
+          : ne(analysisResults.executionId, key.executionId),
         eq(executions.status, "succeeded"),
       ),
     )
@@ -128,26 +130,11 @@ export async function previousAnalysisResult(
   return row;
 }
 
-/** The newest results of an account from a succeeded execution (what the console reads). */
-export async function latestAnalysisResult(
+/** What an analysis is compared with: the account's newest succeeded results but its own. */
+export const previousAnalysisResult = (
   db: Executor,
-  key: { customerId: string; accountId: string },
-): Promise<AnalysisResultHeader | undefined> {
-  const [row] = await db
-    .select(HEADER)
-    .from(analysisResults)
-    .innerJoin(executions, eq(executions.executionId, analysisResults.executionId))
-    .where(
-      and(
-        eq(analysisResults.customerId, key.customerId),
-        eq(analysisResults.accountId, key.accountId),
-        eq(executions.status, "succeeded"),
-      ),
-    )
-    .orderBy(desc(analysisResults.analysisTime))
-    .limit(1);
-  return row;
-}
+  key: { customerId: string; accountId: string; executionId: string },
+): Promise<AnalysisResultHeader | undefined> => latestAnalysisResult(db, key);
 
 export async function getAnalysisResult(
   db: Executor,

@@ -31,13 +31,12 @@ import {
 } from "@sightline/reports";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
+import { principalTexts, resourceTexts } from "./record-text.ts";
 import {
   currentResultsVersion,
   encodePrincipal,
   encodeResource,
   type PrincipalRecord,
-  principalTexts,
-  resourceTexts,
   storedPrincipal,
   storedResource,
 } from "./result-records.ts";

@@ -1,13 +1,8 @@
 import { createHash } from "node:crypto";
 import type { FindingRow, ObservedFinding } from "@sightline/db";
 import type { FindingReportRow } from "@sightline/reports";
-import {
-  addToSummary,
-  type CredentialState,
-  type PrincipalRecord,
-  type ReachSummary,
-  type ResourceRecord,
-} from "./result-records.ts";
+import { addToSummary, type ReachSummary } from "./record-text.ts";
+import type { CredentialState, PrincipalRecord, ResourceRecord } from "./result-records.ts";
 
 /** Who reaches a decoded resource, as `FindingCollector.addResource` takes it. */
 export function summaryOfReach(reach: ResourceRecord["reach"]): ReachSummary {

@@ -3,14 +3,9 @@ import { promisify } from "node:util";
 import { deflateRaw, inflateRaw } from "node:zlib";
 import { getAwsCapabilityMap, getAzureCapabilityMap } from "@sightline/capabilities";
 import type { StoredPrincipalResult, StoredResourceResult } from "@sightline/db";
-import {
-  type AccountAnalysis,
-  ENGINE_VERSION,
-  formatGrantSource,
-  type GrantSource,
-} from "@sightline/engine";
-import { findWellKnownTags } from "@sightline/reports";
+import { ENGINE_VERSION } from "@sightline/engine";
 import type { StoredItem, StoredResourceItem } from "./compare-results.ts";
+import type { EncodedPrincipal, EncodedResource } from "./record-text.ts";
 
 const deflateAsync = promisify(deflateRaw);
 const inflateAsync = promisify(inflateRaw);
@@ -72,52 +67,6 @@ export function currentResultsVersion(): string {
   return resultsVersion;
 }
 
-const NO_NAMES: readonly string[] = Object.freeze([]);
-// The engine shares its source objects (and often their lists) among the rows it grants alike:
-// each is named once.
-const nameOfSource = new WeakMap<GrantSource, string>();
-const namesOfList = new WeakMap<readonly GrantSource[], readonly string[]>();
-const nameOf = (source: GrantSource) => {
-  let name = nameOfSource.get(source);
-  if (name === undefined) {
-    name = formatGrantSource(source);
-    nameOfSource.set(source, name);
-  }
-  return name;
-};
-
-/** The policies that grant a row, as people name them (`formatGrantSource`). */
-export function grantNames(sources: readonly GrantSource[] | undefined): readonly string[] {
-  if (!sources || sources.length === 0) return NO_NAMES;
-  let names = namesOfList.get(sources);
-  if (!names) {
-    names = sources.map(nameOf);
-    namesOfList.set(sources, names);
-  }
-  return names;
-}
-
-// A list of sources as JSON text, one string per distinct content: lists that the engine builds
-// apart but that name the same policies are one entry of a record's `grants`.
-const textOfList = new WeakMap<readonly GrantSource[], string>();
-const canonicalText = new Map<string, string>();
-const EMPTY_LIST: readonly GrantSource[] = Object.freeze([]);
-function grantText(sources: readonly GrantSource[] | undefined): string {
-  const list = sources ?? EMPTY_LIST;
-  let text = textOfList.get(list);
-  if (text === undefined) {
-    const json = JSON.stringify(grantNames(list));
-    text = canonicalText.get(json);
-    if (text === undefined) {
-      if (canonicalText.size >= 100_000) canonicalText.clear();
-      canonicalText.set(json, json);
-      text = json;
-    }
-    textOfList.set(list, text);
-  }
-  return text;
-}
-
 /** Code-point order: UTF-8 byte order, which is how Postgres sorts `COLLATE "C"`. */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
@@ -143,45 +92,6 @@ export function compareEntries(a: readonly unknown[], b: readonly unknown[], n: 
   return 0;
 }
 
-/** A string as JSON, remembered: services, capabilities and resource patterns repeat. */
-const quotedMemo = new Map<string, string>();
-function quoted(text: string): string {
-  let json = quotedMemo.get(text);
-  if (json === undefined) {
-    json = JSON.stringify(text);
-    if (quotedMemo.size >= 50_000) quotedMemo.clear();
-    quotedMemo.set(text, json);
-  }
-  return json;
-}
-
-/**
- * One record's entries as JSON text, built row by row without an object per row: each entry an
- * array of its values and the index of its granting policies in the record's `grants` (a list
- * of policies is named once per record, not once per row). The entries keep the engine's order,
- * which is the same for the same input: equal access gives equal bytes.
- */
-class EntryText {
-  readonly #grants = new Map<string, number>();
-  readonly #grantTexts: string[] = [];
-  readonly #entries: string[] = [];
-
-  add(values: string, grantedBy: readonly GrantSource[] | undefined): void {
-    const text = grantText(grantedBy);
-    let index = this.#grants.get(text);
-    if (index === undefined) {
-      index = this.#grantTexts.length;
-      this.#grants.set(text, index);
-      this.#grantTexts.push(text);
-    }
-    this.#entries.push(`[${values},${index}]`);
-  }
-
-  json(field: string): string {
-    return `"grants":[${this.#grantTexts.join(",")}],"${field}":[${this.#entries.join(",")}]`;
-  }
-}
-
 /** The entries of a stored record back as tuples, sorted for the comparison. */
 function entriesOf<T extends readonly unknown[]>(
   stored: { grants: string[][]; [field: string]: unknown },
@@ -194,161 +104,6 @@ function entriesOf<T extends readonly unknown[]>(
         [...row.slice(0, -1), stored.grants[row[row.length - 1] as number] ?? []] as unknown as T,
     )
     .sort((a, b) => compareEntries(a, b, 3));
-}
-
-/** A principal as stored: its columns, and the rest as JSON text. */
-export interface EncodedPrincipal {
-  head: Omit<PrincipalRecord, "access">;
-  json: string;
-}
-
-/**
- * The engine's principals, each with its access as JSON text, in the order the access rows come
- * (a principal's rows are together; AWS and Azure order principals differently), then the
- * principals without access.
- */
-export function* principalTexts(
-  analysis: AccountAnalysis,
-  details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">,
-): Generator<EncodedPrincipal> {
-  const rows = new Map(analysis.principals.map((row) => [row.principalArn, row]));
-  const encoded = (arn: string, access: EntryText): EncodedPrincipal | undefined => {
-    const row = rows.get(arn);
-    if (!row) return undefined;
-    rows.delete(arn);
-    const head = {
-      arn,
-      name: row.principalName,
-      type: row.principalType,
-      iamAdmin: row.iamAdmin,
-      iamAdminGrantedBy: grantNames(row.iamAdminGrantedBy),
-      ...details(arn),
-    };
-    const rest = JSON.stringify({ iamAdminGrantedBy: head.iamAdminGrantedBy }).slice(0, -1);
-    return { head, json: `${rest},${access.json("access")}}` };
-  };
-  let arn: string | undefined;
-  let access = new EntryText();
-  for (const row of analysis.principalAccessSummaries()) {
-    if (row.principalArn !== arn) {
-      const found = arn === undefined ? undefined : encoded(arn, access);
-      if (found) yield found;
-      arn = row.principalArn;
-      access = new EntryText();
-    }
-    access.add(
-      `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
-      row.grantedBy,
-    );
-  }
-  const last = arn === undefined ? undefined : encoded(arn, access);
-  if (last) yield last;
-  for (const rest of [...rows.keys()]) {
-    const found = encoded(rest, new EntryText());
-    if (found) yield found;
-  }
-}
-
-/** Who reaches a resource, as the findings need it: holders of risky capabilities, outsiders. */
-export interface ReachSummary {
-  /** Principals per capability, for administer-resource, write-data and delete-data. */
-  holders: Map<string, Set<string>>;
-  /** Principals outside the account, with their type and capabilities. */
-  outside: Map<string, { type: string; capabilities: Set<string> }>;
-}
-
-const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
-
-export function addToSummary(
-  summary: ReachSummary,
-  principal: string,
-  type: string,
-  capability: string,
-  inAccount: boolean,
-): void {
-  if (RISKY.has(capability)) {
-    const set = summary.holders.get(capability) ?? new Set<string>();
-    summary.holders.set(capability, set.add(principal));
-  }
-  if (!inAccount) {
-    const entry = summary.outside.get(principal) ?? { type, capabilities: new Set<string>() };
-    entry.capabilities.add(capability);
-    summary.outside.set(principal, entry);
-  }
-}
-
-/** A resource as stored: its columns, the rest as JSON text, and who reaches it. */
-export interface EncodedResource {
-  head: Omit<ResourceRecord, "reach">;
-  json: string;
-  /** The same JSON with only the entries from outside the account. */
-  outsideJson: string;
-  summary: ReachSummary;
-}
-
-/**
- * The engine's resources, each with who reaches it as JSON text, in the order the access rows
- * come, then those nobody reaches; `extra` adds collected resources the engine has no row of.
- */
-export function* resourceTexts(
-  analysis: AccountAnalysis,
-  details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
-  extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
-): Generator<EncodedResource> {
-  const rows = new Map<string, { resourceType: string; service: string }>();
-  for (const row of analysis.resources) rows.set(row.resourceArn, row);
-  for (const row of extra) if (!rows.has(row.resourceArn)) rows.set(row.resourceArn, row);
-  const encoded = (arn: string, reach: EntryText, outside: EntryText, summary: ReachSummary) => {
-    const row = rows.get(arn);
-    if (!row) return undefined;
-    rows.delete(arn);
-    const { name, tags } = details(arn);
-    const head = {
-      arn,
-      type: row.resourceType,
-      service: row.service,
-      name,
-      tags,
-      confidentiality: confidentialityOf(tags),
-    };
-    const rest = JSON.stringify({ service: head.service, tags }).slice(0, -1);
-    return {
-      head,
-      json: `${rest},${reach.json("reach")}}`,
-      outsideJson: `${rest},${outside.json("reach")}}`,
-      summary,
-    };
-  };
-  const empty = (): ReachSummary => ({ holders: new Map(), outside: new Map() });
-  let arn: string | undefined;
-  let reach = new EntryText();
-  let outside = new EntryText();
-  let summary = empty();
-  for (const row of analysis.resourceAccessSummaries()) {
-    if (row.resourceArn !== arn) {
-      const found = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
-      if (found) yield found;
-      arn = row.resourceArn;
-      reach = new EntryText();
-      outside = new EntryText();
-      summary = empty();
-    }
-    const values = `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},${row.inAccount ? 1 : 0},${row.conditional ? 1 : 0}`;
-    reach.add(values, row.grantedBy);
-    if (!row.inAccount) outside.add(values, row.grantedBy);
-    addToSummary(summary, row.principal, row.principalType, row.capability, row.inAccount);
-  }
-  const last = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
-  if (last) yield last;
-  for (const rest of [...rows.keys()]) {
-    const found = encoded(rest, new EntryText(), new EntryText(), empty());
-    if (found) yield found;
-  }
-}
-
-/** The tag the reports put in `resource_tag_confidentiality` (`Confidentiality`, any case or spelling). */
-function confidentialityOf(tags: Readonly<Record<string, string>>): string {
-  return findWellKnownTags(tags).confidentiality ?? "";
 }
 
 /** A stored principal, decoded only when it differs from its namesake. */
