@@ -33,7 +33,10 @@ export interface StoredResourceResult {
   resourceType: string;
   resourceName: string;
   confidentiality: string;
-  /** Deflated JSON of the rest: tags and who reaches it. */
+  /**
+   * Deflated: its service and tags as JSON, then who reaches it, numbered after the analysis's
+   * reach dictionary (`analysisReachDictionary`).
+   */
   data: Buffer;
   /** Deflated JSON of who reaches it from outside the account. */
   outside: Buffer;
@@ -71,13 +74,28 @@ export async function insertResourceResults(
   await db.insert(analysisResources).values(rows.map((row) => ({ executionId, ...row })));
 }
 
-/** Records the counts once every principal and resource is stored. */
+/** Records the counts and the reach dictionary once every principal and resource is stored. */
 export async function finishAnalysisResult(
   db: Executor,
   executionId: string,
-  counts: { principals: number; resources: number },
+  finished: { principals: number; resources: number; reachDictionary: Buffer },
 ): Promise<void> {
-  await db.update(analysisResults).set(counts).where(eq(analysisResults.executionId, executionId));
+  await db
+    .update(analysisResults)
+    .set(finished)
+    .where(eq(analysisResults.executionId, executionId));
+}
+
+/** What an execution's resources' reach refers to by number (deflated JSON); undefined if none. */
+export async function analysisReachDictionary(
+  db: Executor,
+  executionId: string,
+): Promise<Buffer | undefined> {
+  const [row] = await db
+    .select({ dictionary: analysisResults.reachDictionary })
+    .from(analysisResults)
+    .where(eq(analysisResults.executionId, executionId));
+  return row?.dictionary ?? undefined;
 }
 
 /** What the comparison with the previous analysis found (`previous` null: a baseline). */

@@ -27,6 +27,11 @@ export const analysisResults = pgTable(
     /** Null until compared. */
     changes: integer("changes"),
     findings: integer("findings"),
+    /**
+     * Deflated JSON of what the resources' reach refers to by number (principals, capabilities,
+     * lists of granting policies); null until every resource is stored.
+     */
+    reachDictionary: bytea("reach_dictionary"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,4 +1,5 @@
 import {
+  analysisReachDictionary,
   beginAnalysisResult,
   deleteAccessChanges,
   type Executor,
@@ -31,10 +32,13 @@ import {
 } from "@sightline/reports";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
-import { principalTexts, resourceTexts } from "./record-text.ts";
+import { type ReachDictionary, ReachNumbering } from "./reach-encoding.ts";
+import { encodedResources, principalTexts } from "./record-text.ts";
 import {
   currentResultsVersion,
+  decodeReachDictionary,
   encodePrincipal,
+  encodeReachDictionary,
   encodeResource,
   type PrincipalRecord,
   storedPrincipal,
@@ -81,31 +85,41 @@ export async function storeAnalysisResults(
     previousExecutionId: null,
   });
   let principals = 0;
-  let batch: Promise<StoredPrincipalResult>[] = [];
+  let batch: StoredPrincipalResult[] = [];
   for (const encoded of principalTexts(input.analysis, input.principalDetails)) {
     collector?.addPrincipal(encoded.head);
     batch.push(encodePrincipal(encoded));
     principals++;
     if (batch.length >= BATCH) {
-      await insertPrincipalResults(db, executionId, await Promise.all(batch));
+      await insertPrincipalResults(db, executionId, batch);
       batch = [];
     }
   }
-  await insertPrincipalResults(db, executionId, await Promise.all(batch));
+  await insertPrincipalResults(db, executionId, batch);
   let resources = 0;
-  let resourceBatch: Promise<StoredResourceResult>[] = [];
-  const texts = resourceTexts(input.analysis, input.resourceDetails, input.extraResources);
-  for (const encoded of texts) {
+  let resourceBatch: StoredResourceResult[] = [];
+  const numbering = new ReachNumbering();
+  const records = encodedResources(
+    input.analysis,
+    numbering,
+    input.resourceDetails,
+    input.extraResources,
+  );
+  for (const encoded of records) {
     collector?.addResource(encoded.head, encoded.summary);
     resourceBatch.push(encodeResource(encoded));
     resources++;
     if (resourceBatch.length >= RESOURCE_PAGE) {
-      await insertResourceResults(db, executionId, await Promise.all(resourceBatch));
+      await insertResourceResults(db, executionId, resourceBatch);
       resourceBatch = [];
     }
   }
-  await insertResourceResults(db, executionId, await Promise.all(resourceBatch));
-  await finishAnalysisResult(db, executionId, { principals, resources });
+  await insertResourceResults(db, executionId, resourceBatch);
+  await finishAnalysisResult(db, executionId, {
+    principals,
+    resources,
+    reachDictionary: encodeReachDictionary(numbering.dictionary()),
+  });
   return { principals, resources };
 }
 
@@ -117,8 +131,16 @@ export async function* principalsOf(db: Executor, executionId: string) {
 
 /** Resources as `principalsOf`, in small pages: one may hold 10,000 principals' access. */
 export async function* resourcesOf(db: Executor, executionId: string) {
+  let dictionary: Promise<ReachDictionary> | undefined;
+  const dictionaryOf = () => {
+    dictionary ??= analysisReachDictionary(db, executionId).then((stored) => {
+      if (!stored) throw new Error(`The results of ${executionId} have no reach dictionary.`);
+      return decodeReachDictionary(stored);
+    });
+    return dictionary;
+  };
   for await (const page of resourceResultPages(db, executionId, RESOURCE_PAGE))
-    for (const stored of page) yield storedResource(stored);
+    for (const stored of page) yield storedResource(stored, dictionaryOf);
 }
 
 export const accessChangeRow = (

@@ -1,57 +1,14 @@
-import { type AccountAnalysis, formatGrantSource, type GrantSource } from "@sightline/engine";
+import type { AccountAnalysis, GrantSource } from "@sightline/engine";
 import { findWellKnownTags } from "@sightline/reports";
+import { grantNames, grantText } from "./grant-names.ts";
+import { type ReachNumbering, ReachWriter } from "./reach-encoding.ts";
 import type { PrincipalRecord, ResourceRecord } from "./result-records.ts";
 
 /**
- * How the store's records are written: each principal's access and each resource's reach as JSON
- * text, built row by row from the engine's rows, the granting policies named once.
+ * How the store's records are written, row by row from the engine's rows: each principal's access
+ * as JSON text, the granting policies named once per record; each resource's reach as numbers
+ * (`reach-encoding.ts`), and the part of it from outside the account as JSON text.
  */
-
-const NO_NAMES: readonly string[] = Object.freeze([]);
-// The engine shares its source objects (and often their lists) among the rows it grants alike:
-// each is named once.
-const nameOfSource = new WeakMap<GrantSource, string>();
-const namesOfList = new WeakMap<readonly GrantSource[], readonly string[]>();
-const nameOf = (source: GrantSource) => {
-  let name = nameOfSource.get(source);
-  if (name === undefined) {
-    name = formatGrantSource(source);
-    nameOfSource.set(source, name);
-  }
-  return name;
-};
-
-/** The policies that grant a row, as people name them (`formatGrantSource`). */
-export function grantNames(sources: readonly GrantSource[] | undefined): readonly string[] {
-  if (!sources || sources.length === 0) return NO_NAMES;
-  let names = namesOfList.get(sources);
-  if (!names) {
-    names = sources.map(nameOf);
-    namesOfList.set(sources, names);
-  }
-  return names;
-}
-
-// A list of sources as JSON text, one string per distinct content: lists that the engine builds
-// apart but that name the same policies are one entry of a record's `grants`.
-const textOfList = new WeakMap<readonly GrantSource[], string>();
-const canonicalText = new Map<string, string>();
-const EMPTY_LIST: readonly GrantSource[] = Object.freeze([]);
-export function grantText(sources: readonly GrantSource[] | undefined): string {
-  const list = sources ?? EMPTY_LIST;
-  let text = textOfList.get(list);
-  if (text === undefined) {
-    const json = JSON.stringify(grantNames(list));
-    text = canonicalText.get(json);
-    if (text === undefined) {
-      if (canonicalText.size >= 100_000) canonicalText.clear();
-      canonicalText.set(json, json);
-      text = json;
-    }
-    textOfList.set(list, text);
-  }
-  return text;
-}
 
 /** A string as JSON, remembered: services, capabilities and resource patterns repeat. */
 const quotedMemo = new Map<string, string>();
@@ -147,8 +104,8 @@ export function* principalTexts(
 
 /** Who reaches a resource, as the findings need it: holders of risky capabilities, outsiders. */
 export interface ReachSummary {
-  /** Principals per capability, for administer-resource, write-data and delete-data. */
-  holders: Map<string, Set<string>>;
+  /** Principals (ARNs, or their numbers in a `ReachNumbering`) per risky capability. */
+  holders: Map<string, Set<string | number>>;
   /** Principals outside the account, with their type and capabilities. */
   outside: Map<string, { type: string; capabilities: Set<string> }>;
 }
@@ -161,10 +118,11 @@ export function addToSummary(
   type: string,
   capability: string,
   inAccount: boolean,
+  principalKey: string | number = principal,
 ): void {
   if (RISKY.has(capability)) {
-    const set = summary.holders.get(capability) ?? new Set<string>();
-    summary.holders.set(capability, set.add(principal));
+    const set = summary.holders.get(capability) ?? new Set<string | number>();
+    summary.holders.set(capability, set.add(principalKey));
   }
   if (!inAccount) {
     const entry = summary.outside.get(principal) ?? { type, capabilities: new Set<string>() };
@@ -173,28 +131,38 @@ export function addToSummary(
   }
 }
 
-/** A resource as stored: its columns, the rest as JSON text, and who reaches it. */
+/** A resource as stored: its columns, its service and tags as JSON, and who reaches it. */
 export interface EncodedResource {
   head: Omit<ResourceRecord, "reach">;
-  json: string;
-  /** The same JSON with only the entries from outside the account. */
+  /** `{"service":…,"tags":…}` */
+  headerJson: string;
+  /** Who reaches it (`ReachWriter`), numbered after the analysis's `ReachNumbering`. */
+  reach: Uint8Array;
+  /** The JSON of `headerJson` with the entries from outside the account, by name. */
   outsideJson: string;
   summary: ReachSummary;
 }
 
 /**
- * The engine's resources, each with who reaches it as JSON text, in the order the access rows
- * come, then those nobody reaches; `extra` adds collected resources the engine has no row of.
+ * The engine's resources, each with who reaches it, in the order the access rows come, then
+ * those nobody reaches; `extra` adds collected resources the engine has no row of. `numbering`
+ * numbers the reach; its dictionary is complete once the last resource is read.
  */
-export function* resourceTexts(
+export function* encodedResources(
   analysis: AccountAnalysis,
+  numbering: ReachNumbering,
   details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
   extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
 ): Generator<EncodedResource> {
   const rows = new Map<string, { resourceType: string; service: string }>();
   for (const row of analysis.resources) rows.set(row.resourceArn, row);
   for (const row of extra) if (!rows.has(row.resourceArn)) rows.set(row.resourceArn, row);
-  const encoded = (arn: string, reach: EntryText, outside: EntryText, summary: ReachSummary) => {
+  const encoded = (
+    arn: string,
+    reach: ReachWriter,
+    outside: EntryText,
+    summary: ReachSummary,
+  ): EncodedResource | undefined => {
     const row = rows.get(arn);
     if (!row) return undefined;
     rows.delete(arn);
@@ -207,17 +175,18 @@ export function* resourceTexts(
       tags,
       confidentiality: confidentialityOf(tags),
     };
-    const rest = JSON.stringify({ service: head.service, tags }).slice(0, -1);
+    const headerJson = JSON.stringify({ service: head.service, tags });
     return {
       head,
-      json: `${rest},${reach.json("reach")}}`,
-      outsideJson: `${rest},${outside.json("reach")}}`,
+      headerJson,
+      reach: reach.bytes(),
+      outsideJson: `${headerJson.slice(0, -1)},${outside.json("reach")}}`,
       summary,
     };
   };
   const empty = (): ReachSummary => ({ holders: new Map(), outside: new Map() });
   let arn: string | undefined;
-  let reach = new EntryText();
+  let reach = new ReachWriter();
   let outside = new EntryText();
   let summary = empty();
   for (const row of analysis.resourceAccessSummaries()) {
@@ -225,19 +194,29 @@ export function* resourceTexts(
       const found = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
       if (found) yield found;
       arn = row.resourceArn;
-      reach = new EntryText();
+      reach = new ReachWriter();
       outside = new EntryText();
       summary = empty();
     }
-    const values = `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},${row.inAccount ? 1 : 0},${row.conditional ? 1 : 0}`;
-    reach.add(values, row.grantedBy);
-    if (!row.inAccount) outside.add(values, row.grantedBy);
-    addToSummary(summary, row.principal, row.principalType, row.capability, row.inAccount);
+    const principal = reach.add(numbering, row);
+    if (!row.inAccount)
+      outside.add(
+        `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},0,${row.conditional ? 1 : 0}`,
+        row.grantedBy,
+      );
+    addToSummary(
+      summary,
+      row.principal,
+      row.principalType,
+      row.capability,
+      row.inAccount,
+      principal,
+    );
   }
   const last = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
   if (last) yield last;
   for (const rest of [...rows.keys()]) {
-    const found = encoded(rest, new EntryText(), new EntryText(), empty());
+    const found = encoded(rest, new ReachWriter(), new EntryText(), empty());
     if (found) yield found;
   }
 }

@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
-import { promisify } from "node:util";
-import { deflateRaw, inflateRaw } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { getAwsCapabilityMap, getAzureCapabilityMap } from "@sightline/capabilities";
 import type { StoredPrincipalResult, StoredResourceResult } from "@sightline/db";
 import { ENGINE_VERSION } from "@sightline/engine";
 import type { StoredItem, StoredResourceItem } from "./compare-results.ts";
+import { decodeReach, type ReachDictionary } from "./reach-encoding.ts";
 import type { EncodedPrincipal, EncodedResource } from "./record-text.ts";
 
-const deflateAsync = promisify(deflateRaw);
-const inflateAsync = promisify(inflateRaw);
+// Synchronous: a record is a few kilobytes, and zlib's thread pool costs far more CPU handing
+// over 10,000 of them (8x, measured on the large account's principals) than deflating them.
+const deflate = (data: string | Uint8Array) => deflateRawSync(data, { level: 1 });
+const inflate = (data: Uint8Array) => inflateRawSync(data);
 
 /** A credential as the reports state it: `Active`/`Inactive`, and its dates (ISO). */
 export interface CredentialState {
@@ -58,12 +60,15 @@ const digest = (value: unknown) =>
   createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 12);
 let resultsVersion: string | undefined;
 
+/** How records are encoded: results stored in another encoding are re-analysed as another engine's. */
+const RECORD_ENCODING = 2;
+
 /**
- * The version results are stored under: the engine's, and digests of both capability maps (a
- * catalogue update can move an action to another capability).
+ * The version results are stored under: the record encoding's, the engine's, and digests of both
+ * capability maps (a catalogue update can move an action to another capability).
  */
 export function currentResultsVersion(): string {
-  resultsVersion ??= `${ENGINE_VERSION}+aws.${digest(getAwsCapabilityMap())}+azure.${digest(getAzureCapabilityMap())}`;
+  resultsVersion ??= `${ENGINE_VERSION}+records.${RECORD_ENCODING}+aws.${digest(getAwsCapabilityMap())}+azure.${digest(getAzureCapabilityMap())}`;
   return resultsVersion;
 }
 
@@ -128,8 +133,14 @@ export function storedPrincipal(stored: StoredPrincipalResult): StoredItem<Princ
   } as StoredItem<PrincipalRecord>;
 }
 
-/** A stored resource, decoded only when it differs from its namesake (and then in part if it can). */
-export function storedResource(stored: StoredResourceResult): StoredResourceItem {
+/**
+ * A stored resource, decoded only when it differs from its namesake (and then in part if it can);
+ * `dictionary` gives its analysis's reach dictionary (read once per analysis, when first needed).
+ */
+export function storedResource(
+  stored: StoredResourceResult,
+  dictionary: () => Promise<ReachDictionary>,
+): StoredResourceItem {
   const columnsEqual = (o: StoredResourceResult) =>
     o.resourceType === stored.resourceType && o.resourceName === stored.resourceName;
   return {
@@ -147,21 +158,21 @@ export function storedResource(stored: StoredResourceResult): StoredResourceItem
       const o = (other as unknown as { stored: StoredResourceResult }).stored;
       return columnsEqual(o) && o.outside.equals(stored.outside);
     },
-    decode: () => decodeResource(stored),
-    decodeOutside: () => decodeResource(stored, "outside"),
+    decode: () => decodeResource(stored, dictionary),
+    decodeOutside: () => decodeResourceOutside(stored),
     stored,
   } as StoredResourceItem;
 }
 
 /** Deflated JSON for the store, and back. */
-export async function encodePrincipal(encoded: EncodedPrincipal): Promise<StoredPrincipalResult> {
+export function encodePrincipal(encoded: EncodedPrincipal): StoredPrincipalResult {
   const { arn, name, type, iamAdmin, lastUsed, credentials } = encoded.head;
   return {
     principalArn: arn,
     principalName: name,
     principalType: type,
     iamAdmin,
-    data: await deflateAsync(encoded.json, { level: 1 }),
+    data: deflate(encoded.json),
     details: { ...(lastUsed ? { lastUsed } : {}), credentials },
   };
 }
@@ -176,10 +187,10 @@ const detailsOf = (stored: StoredPrincipalResult): PrincipalDetails => {
 };
 
 /** A stored principal; with `withoutAccess`, its access is left out (not even inflated). */
-export async function decodePrincipal(
+export function decodePrincipal(
   stored: StoredPrincipalResult,
   withoutAccess = false,
-): Promise<PrincipalRecord> {
+): PrincipalRecord {
   const base = {
     arn: stored.principalArn,
     name: stored.principalName,
@@ -188,7 +199,7 @@ export async function decodePrincipal(
     ...detailsOf(stored),
   };
   if (withoutAccess) return { ...base, iamAdminGrantedBy: [], access: [] };
-  const rest = JSON.parse((await inflateAsync(stored.data)).toString("utf8"));
+  const rest = JSON.parse(inflate(stored.data).toString("utf8"));
   return {
     ...base,
     iamAdminGrantedBy: rest.iamAdminGrantedBy ?? [],
@@ -196,12 +207,14 @@ export async function decodePrincipal(
   };
 }
 
-export async function encodeResource(encoded: EncodedResource): Promise<StoredResourceResult> {
+/** A resource's columns and its deflated parts: service, tags and reach; the outside reach. */
+export function encodeResource(encoded: EncodedResource): StoredResourceResult {
   const { arn, type, name, confidentiality } = encoded.head;
-  const [data, outside] = await Promise.all([
-    deflateAsync(encoded.json, { level: 1 }),
-    deflateAsync(encoded.outsideJson, { level: 1 }),
-  ]);
+  const header = Buffer.from(encoded.headerJson, "utf8");
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  const data = deflate(Buffer.concat([length, header, encoded.reach]));
+  const outside = deflate(encoded.outsideJson);
   return {
     resourceArn: arn,
     resourceType: type,
@@ -212,19 +225,44 @@ export async function encodeResource(encoded: EncodedResource): Promise<StoredRe
   };
 }
 
-/** A stored resource with everyone who reaches it, or (`outside`) only those outside its account. */
+/** An analysis's reach dictionary, stored with its results. */
+export function encodeReachDictionary(dictionary: ReachDictionary): Buffer {
+  return deflate(JSON.stringify(dictionary));
+}
+
+export function decodeReachDictionary(stored: Buffer): ReachDictionary {
+  return JSON.parse(inflate(stored).toString("utf8")) as ReachDictionary;
+}
+
+/** A stored resource with everyone who reaches it (numbered after `dictionary`). */
 export async function decodeResource(
   stored: StoredResourceResult,
-  part: "data" | "outside" = "data",
+  dictionary: () => Promise<ReachDictionary>,
 ): Promise<ResourceRecord> {
-  const rest = JSON.parse((await inflateAsync(stored[part])).toString("utf8"));
+  const bytes = inflate(stored.data);
+  const headerEnd = 4 + bytes.readUInt32BE(0);
+  const header = JSON.parse(bytes.subarray(4, headerEnd).toString("utf8"));
+  const reach = decodeReach(bytes.subarray(headerEnd), await dictionary());
   return {
-    arn: stored.resourceArn,
-    type: stored.resourceType,
-    service: rest.service ?? "",
-    name: stored.resourceName,
-    tags: rest.tags ?? {},
-    confidentiality: stored.confidentiality,
-    reach: entriesOf<ReachEntry>(rest, "reach"),
+    ...resourceBase(stored, header),
+    reach: reach.sort((a, b) => compareEntries(a, b, 3)),
   };
 }
+
+/** A stored resource with only those who reach it from outside its account. */
+export function decodeResourceOutside(stored: StoredResourceResult): ResourceRecord {
+  const rest = JSON.parse(inflate(stored.outside).toString("utf8"));
+  return { ...resourceBase(stored, rest), reach: entriesOf<ReachEntry>(rest, "reach") };
+}
+
+const resourceBase = (
+  stored: StoredResourceResult,
+  header: { service?: string; tags?: Record<string, string> },
+) => ({
+  arn: stored.resourceArn,
+  type: stored.resourceType,
+  service: header.service ?? "",
+  name: stored.resourceName,
+  tags: header.tags ?? {},
+  confidentiality: stored.confidentiality,
+});

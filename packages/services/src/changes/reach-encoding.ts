@@ -1,0 +1,205 @@
+import type { GrantSource, ResourceAccessSummary } from "@sightline/engine";
+import { grantName, grantNames } from "./grant-names.ts";
+import type { ReachEntry } from "./result-records.ts";
+
+/**
+ * Who reaches a resource, stored as numbers. The large account's resources are reached by 6.4 M
+ * (principal, capability) pairs, nearly all by the same few thousand principals through the same
+ * few thousand policies: as JSON they were 590 MB to build and deflate for every analysis. Each
+ * entry is now a few bytes naming its principal, capability and granting policies by their number
+ * in one dictionary per analysis, stored with the analysis's results.
+ *
+ * The numbers belong to one analysis: two analyses' bytes are equal only when their dictionaries
+ * agree too, so equal bytes still mean equal reach, and unequal bytes are decoded and compared
+ * entry by entry (only a confidential resource's whole reach is ever compared).
+ */
+
+/** What the numbers of an analysis's reach stand for. */
+export interface ReachDictionary {
+  /** [principal, its type] by number. */
+  principals: [string, string][];
+  capabilities: string[];
+  /** The names of the policies that grant an entry, by number. */
+  grants: string[][];
+}
+
+const FLAG_IN_ACCOUNT = 1;
+const FLAG_CONDITIONAL = 2;
+
+/** Numbers the principals, capabilities and grant lists of one analysis's resources. */
+export class ReachNumbering {
+  readonly #principals = new Map<string, number>();
+  readonly #principalList: [string, string][] = [];
+  readonly #capabilities = new Map<string, number>();
+  readonly #capabilityList: string[] = [];
+  /** A policy's number by its name: two sources named alike are one. */
+  readonly #nameIds = new Map<string, number>();
+  readonly #sourceIds = new Map<GrantSource, number>();
+  /**
+   * A list's number by its policies' numbers: a list of one by the number itself, of two by
+   * both in one number, longer lists by their numbers joined (a list object is rarely met twice:
+   * the engine builds one per resource and class of principals).
+   */
+  readonly #single: number[] = [];
+  readonly #pairs = new Map<number, number>();
+  readonly #lists = new Map<string, number>();
+  readonly #grantList: string[][] = [];
+  #lastList: readonly GrantSource[] | undefined;
+  #lastListId = 0;
+  #lastCapability = "";
+  #lastCapabilityId = -1;
+
+  principal(principal: string, type: string): number {
+    // A principal has one type; should two rows disagree, the pair is numbered on its own.
+    let id = this.#principals.get(principal);
+    if (id !== undefined && this.#principalList[id]?.[1] === type) return id;
+    const key = id === undefined ? principal : `${type}\u0000${principal}`;
+    id = this.#principals.get(key);
+    if (id === undefined) {
+      id = this.#principalList.length;
+      this.#principals.set(key, id);
+      this.#principalList.push([principal, type]);
+    }
+    return id;
+  }
+
+  capability(capability: string): number {
+    // The engine gives a capability's holders one after another.
+    if (capability === this.#lastCapability) return this.#lastCapabilityId;
+    let id = this.#capabilities.get(capability);
+    if (id === undefined) {
+      id = this.#capabilityList.length;
+      this.#capabilities.set(capability, id);
+      this.#capabilityList.push(capability);
+    }
+    this.#lastCapability = capability;
+    this.#lastCapabilityId = id;
+    return id;
+  }
+
+  #nameId(source: GrantSource): number {
+    let id = this.#sourceIds.get(source);
+    if (id === undefined) {
+      const name = grantName(source);
+      id = this.#nameIds.get(name);
+      if (id === undefined) {
+        id = this.#nameIds.size;
+        this.#nameIds.set(name, id);
+      }
+      this.#sourceIds.set(source, id);
+    }
+    return id;
+  }
+
+  #listOf<K>(lists: Map<K, number>, key: K, sources: readonly GrantSource[]): number {
+    let id = lists.get(key);
+    if (id === undefined) {
+      id = this.#grantList.length;
+      lists.set(key, id);
+      this.#grantList.push([...grantNames(sources)]);
+    }
+    return id;
+  }
+
+  grants(sources: readonly GrantSource[] | undefined): number {
+    // The engine hands the same list to the members of a group one after another.
+    if (sources === this.#lastList) return this.#lastListId;
+    const list = sources ?? [];
+    let id: number;
+    if (list.length === 1) {
+      const nameId = this.#nameId(list[0] as GrantSource);
+      id = this.#single[nameId] ?? -1;
+      if (id < 0) {
+        id = this.#listOf(this.#lists, `${nameId}`, list);
+        this.#single[nameId] = id;
+      }
+    } else if (list.length === 2) {
+      const key =
+        this.#nameId(list[0] as GrantSource) * 2 ** 26 + this.#nameId(list[1] as GrantSource);
+      id = this.#listOf(this.#pairs, key, list);
+    } else {
+      const key = list.map((s) => this.#nameId(s)).join(",");
+      id = this.#listOf(this.#lists, key, list);
+    }
+    this.#lastList = sources;
+    this.#lastListId = id;
+    return id;
+  }
+
+  dictionary(): ReachDictionary {
+    return {
+      principals: this.#principalList,
+      capabilities: this.#capabilityList,
+      grants: this.#grantList,
+    };
+  }
+}
+
+/** One resource's entries as bytes: each entry's numbers as unsigned LEB128, then its flags. */
+export class ReachWriter {
+  #bytes = new Uint8Array(256);
+  #length = 0;
+
+  #varint(value: number): void {
+    let v = value;
+    while (v >= 0x80) {
+      this.#bytes[this.#length++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.#bytes[this.#length++] = v;
+  }
+
+  /** Adds a row; returns its principal's number. */
+  add(numbering: ReachNumbering, row: ResourceAccessSummary): number {
+    if (this.#length + 20 > this.#bytes.length) {
+      const grown = new Uint8Array(this.#bytes.length * 2);
+      grown.set(this.#bytes.subarray(0, this.#length));
+      this.#bytes = grown;
+    }
+    const principal = numbering.principal(row.principal, row.principalType);
+    this.#varint(principal);
+    this.#varint(numbering.capability(row.capability));
+    this.#varint(numbering.grants(row.grantedBy));
+    this.#bytes[this.#length++] =
+      (row.inAccount ? FLAG_IN_ACCOUNT : 0) | (row.conditional ? FLAG_CONDITIONAL : 0);
+    return principal;
+  }
+
+  bytes(): Uint8Array {
+    return this.#bytes.subarray(0, this.#length);
+  }
+}
+
+/** The entries of `ReachWriter`'s bytes, named after the analysis's dictionary. */
+export function decodeReach(bytes: Uint8Array, dictionary: ReachDictionary): ReachEntry[] {
+  const entries: ReachEntry[] = [];
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = bytes[at++];
+      if (byte === undefined) throw new Error("A stored reach ends inside an entry.");
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+      shift += 7;
+    }
+  };
+  while (at < bytes.length) {
+    const principal = dictionary.principals[varint()];
+    const capability = dictionary.capabilities[varint()];
+    const grants = dictionary.grants[varint()];
+    const flags = bytes[at++];
+    if (!principal || capability === undefined || !grants || flags === undefined)
+      throw new Error("A stored reach names a number its dictionary does not hold.");
+    entries.push([
+      principal[0],
+      principal[1],
+      capability,
+      flags & FLAG_IN_ACCOUNT ? 1 : 0,
+      flags & FLAG_CONDITIONAL ? 1 : 0,
+      grants,
+    ]);
+  }
+  return entries;
+}

@@ -1,0 +1,218 @@
+import type { GrantSource, ResourceAccessSummary } from "@sightline/engine";
+import { describe, expect, it } from "vitest";
+import { compareResources } from "../src/changes/compare-results.ts";
+import { decodeReach, ReachNumbering, ReachWriter } from "../src/changes/reach-encoding.ts";
+import {
+  decodeReachDictionary,
+  decodeResource,
+  encodeReachDictionary,
+  encodeResource,
+  storedResource,
+} from "../src/changes/result-records.ts";
+
+const admin: GrantSource = {
+  policyType: "managed",
+  policyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+};
+const inline: GrantSource = { policyType: "inline", policyName: "s3-read" };
+// Another object naming the same policy: one number.
+const adminAgain: GrantSource = { ...admin };
+const bucketPolicy: GrantSource = { policyType: "resource", policyArn: "arn:aws:s3:::data" };
+
+function row(fields: Partial<ResourceAccessSummary>): ResourceAccessSummary {
+  return {
+    resourceArn: "arn:aws:s3:::data",
+    resourceType: "S3Bucket",
+    service: "S3",
+    capability: "read-data",
+    principal: "arn:aws:iam::111122223333:role/Reader",
+    principalType: "IAMRole",
+    inAccount: true,
+    conditional: false,
+    grantedBy: [inline],
+    ...fields,
+  } as ResourceAccessSummary;
+}
+
+const rows = [
+  row({}),
+  row({ capability: "write-data", conditional: true, grantedBy: [inline, bucketPolicy] }),
+  row({
+    principal: "arn:aws:iam::111122223333:user/admin",
+    principalType: "IAMUser",
+    grantedBy: [admin],
+  }),
+  row({
+    principal: "arn:aws:iam::111122223333:user/admin",
+    principalType: "IAMUser",
+    capability: "delete-data",
+    grantedBy: [adminAgain],
+  }),
+  row({
+    principal: "444455556666",
+    principalType: "Account",
+    inAccount: false,
+    grantedBy: [bucketPolicy],
+  }),
+  row({
+    principal: "*",
+    principalType: "Anonymous",
+    inAccount: false,
+    grantedBy: [bucketPolicy, admin, inline],
+  }),
+  // A principal named with another type is its own entry.
+  row({
+    principal: "444455556666",
+    principalType: "ExternalPrincipal",
+    inAccount: false,
+    grantedBy: [],
+  }),
+  // Numbers above 127 take more than one byte.
+  ...Array.from({ length: 300 }, (_, i) =>
+    row({
+      principal: `arn:aws:iam::111122223333:role/R${i}`,
+      grantedBy: [{ policyType: "inline", policyName: `p${i}` }],
+    }),
+  ),
+];
+
+const expected = (r: ResourceAccessSummary) => [
+  r.principal,
+  r.principalType,
+  r.capability,
+  r.inAccount ? 1 : 0,
+  r.conditional ? 1 : 0,
+];
+
+describe("a resource's reach as numbers", () => {
+  it("decodes to the rows it was written from, policies named as the reports name them", () => {
+    const numbering = new ReachNumbering();
+    const writer = new ReachWriter();
+    for (const r of rows) writer.add(numbering, r);
+    const entries = decodeReach(writer.bytes(), numbering.dictionary());
+    expect(entries).toHaveLength(rows.length);
+    expect(entries.map(([p, t, c, a, k]) => [p, t, c, a, k])).toEqual(rows.map(expected));
+    // The names are formatGrantSource's: every policy of the row appears, in order.
+    entries.forEach((entry, i) => {
+      const names = entry[5];
+      const sources = (rows[i] as ResourceAccessSummary).grantedBy ?? [];
+      expect(names).toHaveLength(sources.length);
+      sources.forEach((source, j) => {
+        expect(names[j]).toContain(source.policyArn ?? source.policyName);
+      });
+    });
+  });
+
+  it("numbers a principal, a capability and a list of policies once per analysis", () => {
+    const numbering = new ReachNumbering();
+    const first = new ReachWriter();
+    const second = new ReachWriter();
+    for (const r of rows.slice(0, 4)) first.add(numbering, r);
+    for (const r of rows.slice(0, 4))
+      second.add(numbering, { ...r, resourceArn: "arn:aws:s3:::other" });
+    const { principals, capabilities, grants } = numbering.dictionary();
+    expect(principals).toHaveLength(2);
+    expect(capabilities).toEqual(["read-data", "write-data", "delete-data"]);
+    // [inline], [inline, bucketPolicy], [admin] (adminAgain is the same policy).
+    expect(grants).toHaveLength(3);
+    expect(Buffer.from(second.bytes()).equals(Buffer.from(first.bytes()))).toBe(true);
+  });
+
+  it("is stored deflated with the resource's service and tags, and read back through the dictionary", async () => {
+    const numbering = new ReachNumbering();
+    const writer = new ReachWriter();
+    for (const r of rows) writer.add(numbering, r);
+    const stored = encodeResource({
+      head: {
+        arn: "arn:aws:s3:::data",
+        type: "S3Bucket",
+        service: "S3",
+        name: "data",
+        tags: { Confidentiality: "secret" },
+        confidentiality: "secret",
+      },
+      headerJson: JSON.stringify({ service: "S3", tags: { Confidentiality: "secret" } }),
+      reach: writer.bytes(),
+      outsideJson: JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+      summary: { holders: new Map(), outside: new Map() },
+    });
+    const dictionary = decodeReachDictionary(encodeReachDictionary(numbering.dictionary()));
+    const record = await decodeResource(stored, async () => dictionary);
+    expect(record.service).toBe("S3");
+    expect(record.tags).toEqual({ Confidentiality: "secret" });
+    expect(record.reach).toHaveLength(rows.length);
+    // Sorted for the comparison: by principal, type, capability.
+    const keys = record.reach.map((e) => `${e[0]}\u0000${e[1]}\u0000${e[2]}`);
+    expect(keys).toEqual([...keys].sort());
+  });
+
+  it("refuses bytes that name numbers the dictionary does not hold", () => {
+    const numbering = new ReachNumbering();
+    const writer = new ReachWriter();
+    for (const r of rows) writer.add(numbering, r);
+    const bytes = writer.bytes();
+    expect(() => decodeReach(bytes, { principals: [], capabilities: [], grants: [] })).toThrow(
+      /dictionary does not hold/,
+    );
+    expect(() =>
+      decodeReach(bytes.subarray(0, bytes.length - 1), numbering.dictionary()),
+    ).toThrow();
+  });
+
+  it("compares equal reach as equal though another principal shifted the numbers", async () => {
+    const confidential = {
+      arn: "arn:aws:s3:::data",
+      type: "S3Bucket",
+      service: "S3",
+      name: "data",
+      tags: { Confidentiality: "secret" },
+      confidentiality: "secret",
+    };
+    const store = async (numbering: ReachNumbering, reach: readonly ResourceAccessSummary[]) => {
+      const writer = new ReachWriter();
+      for (const r of reach) writer.add(numbering, r);
+      const dictionary = numbering.dictionary();
+      return storedResource(
+        encodeResource({
+          head: confidential,
+          headerJson: JSON.stringify({ service: "S3", tags: confidential.tags }),
+          reach: writer.bytes(),
+          outsideJson: JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+          summary: { holders: new Map(), outside: new Map() },
+        }),
+        async () => dictionary,
+      );
+    };
+    const yesterday = await store(new ReachNumbering(), rows);
+    // Today another resource is read first: a new principal takes number 0.
+    const today = new ReachNumbering();
+    new ReachWriter().add(today, row({ principal: "arn:aws:iam::111122223333:role/New" }));
+    const same = await store(today, rows);
+    expect(same.sameAs(yesterday)).toBe(false);
+    const context = {
+      previousExecutionId: "yesterday",
+      executionId: "today",
+      confidentialValues: new Set(["secret"]),
+    };
+    const changes = async (after: typeof same) => {
+      const found = [];
+      for await (const change of compareResources(context, one(yesterday), one(after)))
+        found.push(change);
+      return found;
+    };
+    expect(await changes(same)).toEqual([]);
+    // The same numbering with one more reader: exactly that reader is new.
+    const more = await store(today, [
+      ...rows,
+      row({ principal: "arn:aws:iam::111122223333:role/New" }),
+    ]);
+    const found = await changes(more);
+    expect(found.map((c) => [c.kind, c.principalArn, c.accessCapability])).toEqual([
+      ["confidential-access-gained", "arn:aws:iam::111122223333:role/New", "read-data"],
+    ]);
+  });
+});
+
+async function* one<T>(item: T) {
+  yield item;
+}
