@@ -122,8 +122,8 @@ describe("a resource's reach as numbers", () => {
     const numbering = new ReachNumbering();
     const writer = new ReachWriter();
     for (const r of rows) writer.add(numbering, r);
-    const stored = encodeResource({
-      head: {
+    const stored = encodeResource(
+      {
         arn: "arn:aws:s3:::data",
         type: "S3Bucket",
         service: "S3",
@@ -131,11 +131,10 @@ describe("a resource's reach as numbers", () => {
         tags: { Confidentiality: "secret" },
         confidentiality: "secret",
       },
-      headerJson: JSON.stringify({ service: "S3", tags: { Confidentiality: "secret" } }),
-      reach: writer.bytes(),
-      outsideJson: JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
-      summary: { holders: new Map(), outside: new Map() },
-    });
+      JSON.stringify({ service: "S3", tags: { Confidentiality: "secret" } }),
+      writer.bytes(),
+      JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+    );
     const dictionary = decodeReachDictionary(encodeReachDictionary(numbering.dictionary()));
     const record = await decodeResource(stored, async () => dictionary);
     expect(record.service).toBe("S3");
@@ -173,13 +172,12 @@ describe("a resource's reach as numbers", () => {
       for (const r of reach) writer.add(numbering, r);
       const dictionary = numbering.dictionary();
       return storedResource(
-        encodeResource({
-          head: confidential,
-          headerJson: JSON.stringify({ service: "S3", tags: confidential.tags }),
-          reach: writer.bytes(),
-          outsideJson: JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
-          summary: { holders: new Map(), outside: new Map() },
-        }),
+        encodeResource(
+          confidential,
+          JSON.stringify({ service: "S3", tags: confidential.tags }),
+          writer.bytes(),
+          JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+        ),
         async () => dictionary,
       );
     };

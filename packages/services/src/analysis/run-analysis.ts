@@ -35,12 +35,9 @@ import {
   writeAzureReports,
 } from "@sightline/reports";
 import { enqueueAlerts } from "../alerts/enqueue-alerts.ts";
-import {
-  type AnalysisChanges,
-  type AnalysisForResults,
-  recordAnalysisChanges,
-} from "../changes/analysis-changes.ts";
+import { type AnalysisChanges, recordAnalysisChanges } from "../changes/analysis-changes.ts";
 import { awsResultsInput, azureResultsInput, reanalyseSnapshot } from "../changes/results-input.ts";
+import { ResultsRecorder } from "../changes/results-recorder.ts";
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { proveDestination, s3DestinationOf } from "../delivery/delivery-verification.ts";
@@ -114,11 +111,12 @@ async function analyseAndWrite(
   log.info({ warnings: collected.warnings.length }, "collected");
   // The results are stored and compared with the previous analysis's, then delivered as reports.
   const review = await getReviewSettings(ctx.db, execution.customerId);
-  const compare = (input: AnalysisForResults) =>
+  // The reports read the analysis through `results`, which keeps what the store needs.
+  const compare = (results: ResultsRecorder) =>
     recordAnalysisChanges({
       db: ctx.db,
       execution: { ...execution, analysisTime: output.analysisTime },
-      analysis: input,
+      results,
       reanalyse: reanalyseSnapshot,
       settings: review,
       dir: output.dir,
@@ -126,23 +124,29 @@ async function analyseAndWrite(
     });
   if (isAzureCollection(collected)) {
     const analysis = analyzeAzureSubscription(collected.snapshot);
-    const reports = await writeAzureReports({ snapshot: collected.snapshot, analysis, ...output });
-    const changes = await compare(azureResultsInput(analysis));
+    const results = new ResultsRecorder(azureResultsInput(analysis));
+    const reports = await writeAzureReports({
+      snapshot: collected.snapshot,
+      analysis: results.observed(),
+      ...output,
+    });
+    const changes = await compare(results);
     const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
     return { reports: [...reports, ...changes.reports], warnings, changes };
   }
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
   const graph = buildAccessGraph(model);
+  const results = new ResultsRecorder(awsResultsInput(analysis, collected));
   const { reports, workbook } = await writeAccountReports({
     model,
-    analysis,
+    analysis: results.observed(),
     graph,
     metadata: collected.metadata,
     ...output,
     workbook: settings.workbook === true,
   });
-  const changes = await compare(awsResultsInput(analysis, collected));
+  const changes = await compare(results);
   const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
   return {
     reports: [...reports, ...changes.reports],

@@ -14,8 +14,6 @@ import {
   recordFindings,
   resourceResultPages,
   type StoredAccessChange,
-  type StoredPrincipalResult,
-  type StoredResourceResult,
 } from "@sightline/db";
 import {
   type AccessChange,
@@ -23,7 +21,6 @@ import {
   type ExecutionWarning,
   type ReviewSettings,
 } from "@sightline/domain";
-import type { AccountAnalysis } from "@sightline/engine";
 import {
   type AccessChangeReportRow,
   type ReportFormat,
@@ -32,27 +29,15 @@ import {
 } from "@sightline/reports";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
-import { type ReachDictionary, ReachNumbering } from "./reach-encoding.ts";
-import { encodedResources, principalTexts } from "./record-text.ts";
+import type { ReachDictionary } from "./reach-encoding.ts";
 import {
   currentResultsVersion,
   decodeReachDictionary,
-  encodePrincipal,
   encodeReachDictionary,
-  encodeResource,
-  type PrincipalRecord,
   storedPrincipal,
   storedResource,
 } from "./result-records.ts";
-
-/** An analysis as the store needs it: the engine's rows and what collection adds to them. */
-export interface AnalysisForResults {
-  analysis: AccountAnalysis;
-  principalDetails: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">;
-  resourceDetails: (arn: string) => { name: string; tags: Readonly<Record<string, string>> };
-  /** Collected resources the engine has no row of (e.g. a key whose policy was not read). */
-  extraResources?: Iterable<{ resourceArn: string; resourceType: string; service: string }>;
-}
+import { type AnalysisForResults, ResultsRecorder } from "./results-recorder.ts";
 
 /** Changes kept in memory for the alerts; the rest are in the store and the report. */
 export const MAX_ALERT_CHANGES = 10_000;
@@ -67,14 +52,18 @@ interface ExecutionKey {
   analysisTime: Date;
 }
 
-/** Stores one analysis's results in batches; `collector` sees every record on the way. */
+/**
+ * Stores one analysis's records in batches (`ResultsRecorder`: built while the reports were
+ * written, or now); `collector` sees every record on the way.
+ */
 export async function storeAnalysisResults(
   db: Executor,
   execution: ExecutionKey,
-  input: AnalysisForResults,
+  recorder: ResultsRecorder,
   collector?: FindingCollector,
 ): Promise<{ principals: number; resources: number }> {
   const { executionId } = execution;
+  const records = recorder.records();
   await beginAnalysisResult(db, {
     executionId,
     customerId: execution.customerId,
@@ -84,43 +73,30 @@ export async function storeAnalysisResults(
     resultsVersion: currentResultsVersion(),
     previousExecutionId: null,
   });
-  let principals = 0;
-  let batch: StoredPrincipalResult[] = [];
-  for (const encoded of principalTexts(input.analysis, input.principalDetails)) {
-    collector?.addPrincipal(encoded.head);
-    batch.push(encodePrincipal(encoded));
-    principals++;
-    if (batch.length >= BATCH) {
-      await insertPrincipalResults(db, executionId, batch);
-      batch = [];
-    }
+  for (let i = 0; i < records.principals.length; i += BATCH) {
+    const batch = records.principals.slice(i, i + BATCH);
+    for (const { head } of batch) collector?.addPrincipal(head);
+    await insertPrincipalResults(
+      db,
+      executionId,
+      batch.map((p) => p.stored),
+    );
   }
-  await insertPrincipalResults(db, executionId, batch);
-  let resources = 0;
-  let resourceBatch: StoredResourceResult[] = [];
-  const numbering = new ReachNumbering();
-  const records = encodedResources(
-    input.analysis,
-    numbering,
-    input.resourceDetails,
-    input.extraResources,
-  );
-  for (const encoded of records) {
-    collector?.addResource(encoded.head, encoded.summary);
-    resourceBatch.push(encodeResource(encoded));
-    resources++;
-    if (resourceBatch.length >= RESOURCE_PAGE) {
-      await insertResourceResults(db, executionId, resourceBatch);
-      resourceBatch = [];
-    }
+  for (let i = 0; i < records.resources.length; i += RESOURCE_PAGE) {
+    const batch = records.resources.slice(i, i + RESOURCE_PAGE);
+    for (const { head, summary } of batch) collector?.addResource(head, summary);
+    await insertResourceResults(
+      db,
+      executionId,
+      batch.map((r) => r.stored),
+    );
   }
-  await insertResourceResults(db, executionId, resourceBatch);
+  const counts = { principals: records.principals.length, resources: records.resources.length };
   await finishAnalysisResult(db, executionId, {
-    principals,
-    resources,
-    reachDictionary: encodeReachDictionary(numbering.dictionary()),
+    ...counts,
+    reachDictionary: encodeReachDictionary(records.reachDictionary),
   });
-  return { principals, resources };
+  return counts;
 }
 
 /** An execution's stored principals in ARN order, a page at a time, decoded only when needed. */
@@ -184,7 +160,7 @@ export interface AnalysisChanges {
 export async function recordAnalysisChanges(input: {
   db: Executor;
   execution: ExecutionKey;
-  analysis: AnalysisForResults;
+  results: ResultsRecorder;
   /**
    * A stored snapshot (the previous execution's) analysed by this engine. It runs while this
    * analysis is still in memory: an upgrade day holds two analyses at once.
@@ -197,14 +173,14 @@ export async function recordAnalysisChanges(input: {
   const { db, execution } = input;
   const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
   const collector = new FindingCollector(execution, execution.analysisTime, settings);
-  await storeAnalysisResults(db, execution, input.analysis, collector);
+  await storeAnalysisResults(db, execution, input.results, collector);
   const warnings: ExecutionWarning[] = [];
   let previous = await previousAnalysisResult(db, execution);
   if (previous && previous.resultsVersion !== currentResultsVersion()) {
     const snapshot = await getSnapshotOfExecution(db, previous.executionId);
     if (snapshot) {
       const again = await input.reanalyse(snapshot.data);
-      await storeAnalysisResults(db, previous, again);
+      await storeAnalysisResults(db, previous, new ResultsRecorder(again));
       // Its own comparison stays what it was when it was delivered.
       if (previous.changes !== null && previous.findings !== null)
         await recordComparison(db, previous.executionId, {

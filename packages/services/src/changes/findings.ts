@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import type { FindingRow, ObservedFinding } from "@sightline/db";
 import type { FindingReportRow } from "@sightline/reports";
-import { addToSummary, type ReachSummary } from "./record-text.ts";
+import { type ReachSummary, ReachSummer } from "./record-text.ts";
 import type { CredentialState, PrincipalRecord, ResourceRecord } from "./result-records.ts";
 
 /** Who reaches a decoded resource, as `FindingCollector.addResource` takes it. */
 export function summaryOfReach(reach: ResourceRecord["reach"]): ReachSummary {
-  const summary: ReachSummary = { holders: new Map(), outside: new Map() };
+  const summer = new ReachSummer();
   for (const [principal, type, capability, inAccount] of reach)
-    addToSummary(summary, principal, type, capability, inAccount === 1);
-  return summary;
+    summer.add(principal, type, capability, inAccount === 1);
+  return summer.summary();
 }
 
 /**
@@ -160,13 +160,13 @@ export class FindingCollector {
     const { holders, outside } = reach;
     const max = this.thresholds.maxPrincipalsPerCapability;
     for (const [capability, principals] of holders)
-      if (principals.size > max)
+      if (principals > max)
         this.#add("over-accessible-resource", `${r.arn}#${capability}`, "medium", {
           ...about,
           capability,
-          principals: principals.size,
+          principals,
           threshold: max,
-          description: `${principals.size} principals can ${capability} ${r.name} (more than ${max}).`,
+          description: `${principals} principals can ${capability} ${r.name} (more than ${max}).`,
         });
     for (const [principal, { type, capabilities }] of outside) {
       const everyone = principal === "*" || type === "Anonymous";

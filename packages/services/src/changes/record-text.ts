@@ -1,8 +1,20 @@
-import type { AccountAnalysis, GrantSource } from "@sightline/engine";
+import type { StoredPrincipalResult, StoredResourceResult } from "@sightline/db";
+import type {
+  AccountAnalysis,
+  GrantSource,
+  PrincipalAccessSummary,
+  PrincipalRow,
+  ResourceAccessSummary,
+} from "@sightline/engine";
 import { findWellKnownTags } from "@sightline/reports";
 import { grantNames, grantText } from "./grant-names.ts";
-import { type ReachNumbering, ReachWriter } from "./reach-encoding.ts";
-import type { PrincipalRecord, ResourceRecord } from "./result-records.ts";
+import { ReachNumbering, ReachWriter } from "./reach-encoding.ts";
+import {
+  encodePrincipal,
+  encodeResource,
+  type PrincipalRecord,
+  type ResourceRecord,
+} from "./result-records.ts";
 
 /**
  * How the store's records are written, row by row from the engine's rows: each principal's access
@@ -49,124 +61,184 @@ class EntryText {
   }
 }
 
-/** A principal as stored: its columns, and the rest as JSON text. */
-export interface EncodedPrincipal {
+/** A principal as stored, with its record's head for the findings. */
+export interface RecordedPrincipal {
   head: Omit<PrincipalRecord, "access">;
-  json: string;
+  stored: StoredPrincipalResult;
 }
 
 /**
- * The engine's principals, each with its access as JSON text, in the order the access rows come
- * (a principal's rows are together; AWS and Azure order principals differently), then the
- * principals without access.
+ * The engine's principals as the store keeps them, built from the access rows as they come (a
+ * principal's rows are together; AWS and Azure order principals differently): each principal's
+ * access as JSON text, deflated as soon as its last row has passed. `finish` adds the principals
+ * without access.
  */
-export function* principalTexts(
-  analysis: AccountAnalysis,
-  details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">,
-): Generator<EncodedPrincipal> {
-  const rows = new Map(analysis.principals.map((row) => [row.principalArn, row]));
-  const encoded = (arn: string, access: EntryText): EncodedPrincipal | undefined => {
-    const row = rows.get(arn);
-    if (!row) return undefined;
-    rows.delete(arn);
+export class PrincipalRecords {
+  readonly recorded: RecordedPrincipal[] = [];
+  readonly #rows: Map<string, PrincipalRow>;
+  readonly #details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">;
+  #arn: string | undefined;
+  #access = new EntryText();
+
+  constructor(
+    analysis: AccountAnalysis,
+    details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">,
+  ) {
+    this.#rows = new Map(analysis.principals.map((row) => [row.principalArn, row]));
+    this.#details = details;
+  }
+
+  add(row: PrincipalAccessSummary): void {
+    if (row.principalArn !== this.#arn) {
+      this.#close();
+      this.#arn = row.principalArn;
+      this.#access = new EntryText();
+    }
+    this.#access.add(
+      `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
+      row.grantedBy,
+    );
+  }
+
+  finish(): RecordedPrincipal[] {
+    this.#close();
+    for (const arn of [...this.#rows.keys()]) {
+      this.#arn = arn;
+      this.#close();
+    }
+    return this.recorded;
+  }
+
+  #close(): void {
+    const arn = this.#arn;
+    const row = arn === undefined ? undefined : this.#rows.get(arn);
+    this.#arn = undefined;
+    if (!arn || !row) return;
+    this.#rows.delete(arn);
     const head = {
       arn,
       name: row.principalName,
       type: row.principalType,
       iamAdmin: row.iamAdmin,
       iamAdminGrantedBy: grantNames(row.iamAdminGrantedBy),
-      ...details(arn),
+      ...this.#details(arn),
     };
     const rest = JSON.stringify({ iamAdminGrantedBy: head.iamAdminGrantedBy }).slice(0, -1);
-    return { head, json: `${rest},${access.json("access")}}` };
-  };
-  let arn: string | undefined;
-  let access = new EntryText();
-  for (const row of analysis.principalAccessSummaries()) {
-    if (row.principalArn !== arn) {
-      const found = arn === undefined ? undefined : encoded(arn, access);
-      if (found) yield found;
-      arn = row.principalArn;
-      access = new EntryText();
-    }
-    access.add(
-      `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
-      row.grantedBy,
-    );
-  }
-  const last = arn === undefined ? undefined : encoded(arn, access);
-  if (last) yield last;
-  for (const rest of [...rows.keys()]) {
-    const found = encoded(rest, new EntryText());
-    if (found) yield found;
+    const json = `${rest},${this.#access.json("access")}}`;
+    this.#access = new EntryText();
+    this.recorded.push({ head, stored: encodePrincipal(head, json) });
   }
 }
 
 /** Who reaches a resource, as the findings need it: holders of risky capabilities, outsiders. */
 export interface ReachSummary {
-  /** Principals (ARNs, or their numbers in a `ReachNumbering`) per risky capability. */
-  holders: Map<string, Set<string | number>>;
+  /** How many principals hold each risky capability (administer, write, delete). */
+  holders: Map<string, number>;
   /** Principals outside the account, with their type and capabilities. */
   outside: Map<string, { type: string; capabilities: Set<string> }>;
 }
 
 const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
 
-export function addToSummary(
-  summary: ReachSummary,
-  principal: string,
-  type: string,
-  capability: string,
-  inAccount: boolean,
-  principalKey: string | number = principal,
-): void {
-  if (RISKY.has(capability)) {
-    const set = summary.holders.get(capability) ?? new Set<string | number>();
-    summary.holders.set(capability, set.add(principalKey));
+/** Sums up who reaches a resource, a row at a time; `principal` tells principals apart. */
+export class ReachSummer {
+  readonly #holders = new Map<string, Set<string | number>>();
+  readonly #outside: ReachSummary["outside"] = new Map();
+
+  add(
+    principal: string,
+    type: string,
+    capability: string,
+    inAccount: boolean,
+    key: string | number = principal,
+  ): void {
+    if (RISKY.has(capability)) {
+      const set = this.#holders.get(capability) ?? new Set<string | number>();
+      this.#holders.set(capability, set.add(key));
+    }
+    if (!inAccount) {
+      const entry = this.#outside.get(principal) ?? { type, capabilities: new Set<string>() };
+      entry.capabilities.add(capability);
+      this.#outside.set(principal, entry);
+    }
   }
-  if (!inAccount) {
-    const entry = summary.outside.get(principal) ?? { type, capabilities: new Set<string>() };
-    entry.capabilities.add(capability);
-    summary.outside.set(principal, entry);
+
+  summary(): ReachSummary {
+    const holders = new Map<string, number>();
+    for (const [capability, set] of this.#holders) holders.set(capability, set.size);
+    return { holders, outside: this.#outside };
   }
 }
 
-/** A resource as stored: its columns, its service and tags as JSON, and who reaches it. */
-export interface EncodedResource {
+/** A resource as stored, with its record's head and who reaches it for the findings. */
+export interface RecordedResource {
   head: Omit<ResourceRecord, "reach">;
-  /** `{"service":…,"tags":…}` */
-  headerJson: string;
-  /** Who reaches it (`ReachWriter`), numbered after the analysis's `ReachNumbering`. */
-  reach: Uint8Array;
-  /** The JSON of `headerJson` with the entries from outside the account, by name. */
-  outsideJson: string;
   summary: ReachSummary;
+  stored: StoredResourceResult;
 }
 
 /**
- * The engine's resources, each with who reaches it, in the order the access rows come, then
- * those nobody reaches; `extra` adds collected resources the engine has no row of. `numbering`
- * numbers the reach; its dictionary is complete once the last resource is read.
+ * The engine's resources as the store keeps them, built from the access rows as they come:
+ * who reaches each as numbers (`reach-encoding.ts`, numbered after `numbering`, whose dictionary
+ * is complete once `finish` returns) and the part from outside the account as JSON text.
+ * `finish` adds the resources nobody reaches, and `extra`: collected resources the engine has
+ * no row of.
  */
-export function* encodedResources(
-  analysis: AccountAnalysis,
-  numbering: ReachNumbering,
-  details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
-  extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
-): Generator<EncodedResource> {
-  const rows = new Map<string, { resourceType: string; service: string }>();
-  for (const row of analysis.resources) rows.set(row.resourceArn, row);
-  for (const row of extra) if (!rows.has(row.resourceArn)) rows.set(row.resourceArn, row);
-  const encoded = (
-    arn: string,
-    reach: ReachWriter,
-    outside: EntryText,
-    summary: ReachSummary,
-  ): EncodedResource | undefined => {
-    const row = rows.get(arn);
-    if (!row) return undefined;
-    rows.delete(arn);
-    const { name, tags } = details(arn);
+export class ResourceRecords {
+  readonly numbering = new ReachNumbering();
+  readonly recorded: RecordedResource[] = [];
+  readonly #rows = new Map<string, { resourceType: string; service: string }>();
+  readonly #details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> };
+  #arn: string | undefined;
+  #reach = new ReachWriter();
+  #outside = new EntryText();
+  #summer = new ReachSummer();
+
+  constructor(
+    analysis: AccountAnalysis,
+    details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
+    extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
+  ) {
+    for (const row of analysis.resources) this.#rows.set(row.resourceArn, row);
+    for (const row of extra)
+      if (!this.#rows.has(row.resourceArn)) this.#rows.set(row.resourceArn, row);
+    this.#details = details;
+  }
+
+  add(row: ResourceAccessSummary): void {
+    if (row.resourceArn !== this.#arn) {
+      this.#close();
+      this.#arn = row.resourceArn;
+    }
+    const principal = this.#reach.add(this.numbering, row);
+    if (!row.inAccount)
+      this.#outside.add(
+        `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},0,${row.conditional ? 1 : 0}`,
+        row.grantedBy,
+      );
+    this.#summer.add(row.principal, row.principalType, row.capability, row.inAccount, principal);
+  }
+
+  finish(): RecordedResource[] {
+    this.#close();
+    for (const arn of [...this.#rows.keys()]) {
+      this.#arn = arn;
+      this.#close();
+    }
+    return this.recorded;
+  }
+
+  #close(): void {
+    const arn = this.#arn;
+    const row = arn === undefined ? undefined : this.#rows.get(arn);
+    const [reach, outside, summer] = [this.#reach, this.#outside, this.#summer];
+    this.#arn = undefined;
+    this.#reach = new ReachWriter();
+    this.#outside = new EntryText();
+    this.#summer = new ReachSummer();
+    if (!arn || !row) return;
+    this.#rows.delete(arn);
+    const { name, tags } = this.#details(arn);
     const head = {
       arn,
       type: row.resourceType,
@@ -176,48 +248,12 @@ export function* encodedResources(
       confidentiality: confidentialityOf(tags),
     };
     const headerJson = JSON.stringify({ service: head.service, tags });
-    return {
+    const outsideJson = `${headerJson.slice(0, -1)},${outside.json("reach")}}`;
+    this.recorded.push({
       head,
-      headerJson,
-      reach: reach.bytes(),
-      outsideJson: `${headerJson.slice(0, -1)},${outside.json("reach")}}`,
-      summary,
-    };
-  };
-  const empty = (): ReachSummary => ({ holders: new Map(), outside: new Map() });
-  let arn: string | undefined;
-  let reach = new ReachWriter();
-  let outside = new EntryText();
-  let summary = empty();
-  for (const row of analysis.resourceAccessSummaries()) {
-    if (row.resourceArn !== arn) {
-      const found = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
-      if (found) yield found;
-      arn = row.resourceArn;
-      reach = new ReachWriter();
-      outside = new EntryText();
-      summary = empty();
-    }
-    const principal = reach.add(numbering, row);
-    if (!row.inAccount)
-      outside.add(
-        `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},0,${row.conditional ? 1 : 0}`,
-        row.grantedBy,
-      );
-    addToSummary(
-      summary,
-      row.principal,
-      row.principalType,
-      row.capability,
-      row.inAccount,
-      principal,
-    );
-  }
-  const last = arn === undefined ? undefined : encoded(arn, reach, outside, summary);
-  if (last) yield last;
-  for (const rest of [...rows.keys()]) {
-    const found = encoded(rest, new ReachWriter(), new EntryText(), empty());
-    if (found) yield found;
+      summary: summer.summary(),
+      stored: encodeResource(head, headerJson, reach.bytes(), outsideJson),
+    });
   }
 }
 

@@ -5,7 +5,6 @@ import type { StoredPrincipalResult, StoredResourceResult } from "@sightline/db"
 import { ENGINE_VERSION } from "@sightline/engine";
 import type { StoredItem, StoredResourceItem } from "./compare-results.ts";
 import { decodeReach, type ReachDictionary } from "./reach-encoding.ts";
-import type { EncodedPrincipal, EncodedResource } from "./record-text.ts";
 
 // Synchronous: a record is a few kilobytes, and zlib's thread pool costs far more CPU handing
 // over 10,000 of them (8x, measured on the large account's principals) than deflating them.
@@ -165,14 +164,17 @@ export function storedResource(
 }
 
 /** Deflated JSON for the store, and back. */
-export function encodePrincipal(encoded: EncodedPrincipal): StoredPrincipalResult {
-  const { arn, name, type, iamAdmin, lastUsed, credentials } = encoded.head;
+export function encodePrincipal(
+  head: Omit<PrincipalRecord, "access">,
+  json: string,
+): StoredPrincipalResult {
+  const { arn, name, type, iamAdmin, lastUsed, credentials } = head;
   return {
     principalArn: arn,
     principalName: name,
     principalType: type,
     iamAdmin,
-    data: deflate(encoded.json),
+    data: deflate(json),
     details: { ...(lastUsed ? { lastUsed } : {}), credentials },
   };
 }
@@ -208,13 +210,18 @@ export function decodePrincipal(
 }
 
 /** A resource's columns and its deflated parts: service, tags and reach; the outside reach. */
-export function encodeResource(encoded: EncodedResource): StoredResourceResult {
-  const { arn, type, name, confidentiality } = encoded.head;
-  const header = Buffer.from(encoded.headerJson, "utf8");
+export function encodeResource(
+  head: Omit<ResourceRecord, "reach">,
+  headerJson: string,
+  reach: Uint8Array,
+  outsideJson: string,
+): StoredResourceResult {
+  const { arn, type, name, confidentiality } = head;
+  const header = Buffer.from(headerJson, "utf8");
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
-  const data = deflate(Buffer.concat([length, header, encoded.reach]));
-  const outside = deflate(encoded.outsideJson);
+  const data = deflate(Buffer.concat([length, header, reach]));
+  const outside = deflate(outsideJson);
   return {
     resourceArn: arn,
     resourceType: type,

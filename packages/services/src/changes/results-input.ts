@@ -13,8 +13,8 @@ import {
   readCollectionData,
   type StoredCollection,
 } from "../snapshots/stored-collection.ts";
-import type { AnalysisForResults } from "./analysis-changes.ts";
 import type { CredentialState, PrincipalRecord } from "./result-records.ts";
+import type { AnalysisForResults } from "./results-recorder.ts";
 
 const iso = (date: Date | undefined) => date?.toISOString();
 
