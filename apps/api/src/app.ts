@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps, AppEnv } from "./context.ts";
 import type { Endpoint } from "./endpoint.ts";
+import { registerMcp } from "./mcp.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { enforceRateLimit, type TokenBuckets } from "./rate-limits.ts";
@@ -83,6 +84,7 @@ export function createApp(
   if (deps.rateLimits?.perClient)
     app.use(clientRateLimit(deps.rateLimits.perClient, deps.trustProxy ?? false));
   for (const endpoint of endpoints) endpoint.register(app, deps);
+  registerMcp(app, deps);
   registerDocs(app, buildOpenApiDocument(app, deps.publicUrl));
 
   const allowed = allowedMethods(endpoints);

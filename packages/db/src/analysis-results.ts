@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import { analysisPrincipals, analysisResources, analysisResults, executions } from "./schema.ts";
 
@@ -247,6 +247,85 @@ export async function* resourceResultPages(
     if (page.length < pageSize) return;
     after = page[page.length - 1]?.resourceArn;
   }
+}
+
+const PRINCIPAL_COLUMNS = {
+  principalArn: analysisPrincipals.principalArn,
+  principalName: analysisPrincipals.principalName,
+  principalType: analysisPrincipals.principalType,
+  iamAdmin: analysisPrincipals.iamAdmin,
+  data: analysisPrincipals.data,
+  details: analysisPrincipals.details,
+};
+
+/** `text` as a LIKE pattern matching itself anywhere. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A page of an execution's principals in ARN order (code points), filtered: by IAM-admin state,
+ * by a text their ARN contains (case-insensitive); `after` an ARN of the previous page.
+ */
+export async function analysisPrincipalPage(
+  db: Executor,
+  executionId: string,
+  query: { iamAdmin?: string; contains?: string; after?: string; limit: number },
+): Promise<StoredPrincipalResult[]> {
+  return db
+    .select(PRINCIPAL_COLUMNS)
+    .from(analysisPrincipals)
+    .where(
+      and(
+        eq(analysisPrincipals.executionId, executionId),
+        query.iamAdmin === undefined ? undefined : eq(analysisPrincipals.iamAdmin, query.iamAdmin),
+        query.contains === undefined
+          ? undefined
+          : ilike(analysisPrincipals.principalArn, containing(query.contains)),
+        query.after === undefined ? undefined : gt(analysisPrincipals.principalArn, query.after),
+      ),
+    )
+    .orderBy(asc(analysisPrincipals.principalArn))
+    .limit(query.limit);
+}
+
+export async function getAnalysisPrincipal(
+  db: Executor,
+  executionId: string,
+  principalArn: string,
+): Promise<StoredPrincipalResult | undefined> {
+  const [row] = await db
+    .select(PRINCIPAL_COLUMNS)
+    .from(analysisPrincipals)
+    .where(
+      and(
+        eq(analysisPrincipals.executionId, executionId),
+        eq(analysisPrincipals.principalArn, principalArn),
+      ),
+    );
+  return row;
+}
+
+export async function getAnalysisResource(
+  db: Executor,
+  executionId: string,
+  resourceArn: string,
+): Promise<StoredResourceResult | undefined> {
+  const [row] = await db
+    .select({
+      resourceArn: analysisResources.resourceArn,
+      resourceType: analysisResources.resourceType,
+      resourceName: analysisResources.resourceName,
+      confidentiality: analysisResources.confidentiality,
+      data: analysisResources.data,
+      outside: analysisResources.outside,
+    })
+    .from(analysisResources)
+    .where(
+      and(
+        eq(analysisResources.executionId, executionId),
+        eq(analysisResources.resourceArn, resourceArn),
+      ),
+    );
+  return row;
 }
 
 /**

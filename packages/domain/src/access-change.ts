@@ -113,14 +113,14 @@ export const ChangeList = z
   .meta({ id: "ChangeList" });
 export type ChangeList = z.infer<typeof ChangeList>;
 
-const PageLimit = z.coerce
+export const PageLimit = z.coerce
   .number<string>()
   .int()
   .min(1)
   .max(1000)
   .optional()
   .describe("Items per page, 1 to 1000 (default 100)");
-const Cursor = z
+export const Cursor = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,200}$/, "must be a nextCursor of a previous page")
   .optional()

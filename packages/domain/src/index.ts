@@ -1,4 +1,5 @@
 export * from "./access-change.ts";
+export * from "./account-access.ts";
 export * from "./alert-destination.ts";
 export * from "./analysis-trigger.ts";
 export * from "./api-key.ts";

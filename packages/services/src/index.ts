@@ -26,6 +26,12 @@ export {
 export { checkWebhookUrl, RefusedWebhookUrl } from "./alerts/webhook-url.ts";
 export type { AnalysisSettings } from "./analysis/analysis-settings.ts";
 export type { RunOutcome } from "./analysis/run-analysis.ts";
+export {
+  type AccountKey,
+  accountPrincipals,
+  principalAccess,
+  whoCan,
+} from "./changes/account-access.ts";
 export type { ServiceContext } from "./context.ts";
 export { openForExecution, sealForExecution } from "./credentials/envelope.ts";
 export { loadLocalMasterKeyFile } from "./credentials/local-master-key-file.ts";

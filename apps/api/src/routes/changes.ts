@@ -28,10 +28,13 @@ import { partnerCustomerNotConfigured } from "./monitored-accounts.ts";
 const DEFAULT_LIMIT = 100;
 
 /** A page position as an opaque token: base64url JSON, checked on the way back in. */
-const encodeCursor = (value: Record<string, string | number>) =>
+export const encodeCursor = (value: Record<string, string | number>) =>
   Buffer.from(JSON.stringify(value)).toString("base64url");
 
-function decodeCursor<T>(token: string | undefined, read: (value: unknown) => T | undefined) {
+export function decodeCursor<T>(
+  token: string | undefined,
+  read: (value: unknown) => T | undefined,
+) {
   if (token === undefined) return undefined;
   let value: unknown;
   try {
@@ -131,7 +134,7 @@ const FINDINGS_DESCRIPTION =
   "Extension of the contract. The account's findings, the reviews k9 teaches as checks on every analysis (IAM admins, unused principals, credentials not rotated or unused, over-accessible resources, access from outside the account). A finding keeps its ID while it holds, with its first and last seen times; one that no longer holds is `resolved`. Newest seen first; `nextCursor` continues.";
 
 /** Resolves a partner customer's mapped customer ID, or 404. */
-async function partnerAccount(
+export async function partnerAccount(
   db: Database,
   params: { partnerId: string; partnerCustomerId: string; accountId: string },
 ) {
@@ -140,7 +143,10 @@ async function partnerAccount(
   return { customerId: owner.customerId, accountId: params.accountId };
 }
 
-async function directAccount(db: Database, params: { customerId: string; accountId: string }) {
+export async function directAccount(
+  db: Database,
+  params: { customerId: string; accountId: string },
+) {
   if (!(await getDirectCustomer(db, params.customerId)))
     throw customerNotRegistered(params.customerId);
   return params;

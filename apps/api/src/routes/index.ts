@@ -1,4 +1,12 @@
 import type { Endpoint } from "../endpoint.ts";
+import {
+  customerWhoCan,
+  getCustomerPrincipalAccess,
+  getPartnerPrincipalAccess,
+  listCustomerPrincipals,
+  listPartnerPrincipals,
+  partnerWhoCan,
+} from "./account-access.ts";
 import { createApiKey, revokeApiKey } from "./admin-api-keys.ts";
 import { putDirectCustomer } from "./admin-customers.ts";
 import { getOemIntegration, putOemIntegration } from "./admin-partners.ts";
@@ -74,6 +82,12 @@ export const endpoints: readonly Endpoint[] = [
   listCustomerChanges,
   listPartnerFindings,
   listCustomerFindings,
+  listPartnerPrincipals,
+  listCustomerPrincipals,
+  getPartnerPrincipalAccess,
+  getCustomerPrincipalAccess,
+  partnerWhoCan,
+  customerWhoCan,
   getPartnerReviewSettings,
   putPartnerReviewSettings,
   getCustomerReviewSettings,
