@@ -1,10 +1,11 @@
 import { randomInt } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { createDb, finishExecution, insertExecution } from "@sightline/db";
+import { createDb, type Database, finishExecution, insertExecution } from "@sightline/db";
 import { type AccountSnapshot, analyzeAccount, createAccountModel } from "@sightline/engine";
 // The engine's generator is bench code, not part of its package exports: imported by path.
 import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
+import { accountPrincipals, whoCan } from "../src/changes/account-access.ts";
 import {
   principalsOf,
   resourcesOf,
@@ -42,6 +43,10 @@ export interface ChangesResult {
   heapBefore: number;
   peakHeapDuringCompare: number;
   peakRssDuringCompare: number;
+  /** The API's reads of the stored results: a page of 1,000 principals, and who can reach a bucket. */
+  principalsPageMs: number;
+  whoCanMs: number;
+  whoCanHolders: number;
 }
 
 /**
@@ -183,7 +188,20 @@ export async function runChanges(databaseUrl: string, size: SyntheticSize): Prom
       changes++;
     const compareMs = performance.now() - started;
     clearInterval(sampler);
+    const account = { customerId, accountId: ACCOUNT };
+    let readStarted = performance.now();
+    const page = await accountPrincipals(db, account, { limit: 1000 });
+    const principalsPageMs = performance.now() - readStarted;
+    if (page.principals.length !== 1000)
+      throw new Error("the page holds fewer than 1,000 principals");
+    const bucket = await firstBucket(db, context.executionId);
+    readStarted = performance.now();
+    const holders = await whoCan(db, account, { resourceArn: bucket });
+    const whoCanMs = performance.now() - readStarted;
     return {
+      principalsPageMs,
+      whoCanMs,
+      whoCanHolders: holders.principals.length,
       size,
       principals,
       changedPrincipals,
@@ -205,6 +223,15 @@ export async function runChanges(databaseUrl: string, size: SyntheticSize): Prom
   }
 }
 
+/** The stored bucket reached by the most entries (its data is the longest). */
+async function firstBucket(db: Database, executionId: string): Promise<string> {
+  const [row] = (await db.execute(
+    `select resource_arn from analysis_resources where execution_id = '${executionId}' and resource_arn like 'arn:aws:s3:::%' order by length(data) desc limit 1`,
+  )) as unknown as { resource_arn: string }[];
+  if (!row) throw new Error("no bucket stored");
+  return row.resource_arn;
+}
+
 function cpuMs(work: () => unknown): number {
   const cpu = process.cpuUsage();
   work();
@@ -213,6 +240,7 @@ function cpuMs(work: () => unknown): number {
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function changesTable(r: ChangesResult): string {
@@ -220,5 +248,10 @@ export function changesTable(r: ChangesResult): string {
     "| account | principals changed | store with its own pass: wall, CPU | CPU the store adds beside the reports (reading alone → through the recorder, + store) | stored (second) | compare | changes | heap before → peak while comparing | RSS peak while comparing |",
     "|---|---|---|---|---|---|---|---|---|",
     `| ${r.size}, ${r.principals} principals | ${r.changedPrincipals} | ${s(r.storeMs)}, ${s(r.storeCpuMs)} | **${s(r.recordedReadCpuMs - r.readCpuMs + r.storeAfterReadCpuMs)}** (${s(r.readCpuMs)} → ${s(r.recordedReadCpuMs)}, + ${s(r.storeAfterReadCpuMs)}) | ${mib(r.storedBytes)} | ${s(r.compareMs)} | ${r.changes} | ${mib(r.heapBefore)} → ${mib(r.peakHeapDuringCompare)} | ${mib(r.peakRssDuringCompare)} |`,
+    "",
+    "| API read of the stored results | time |",
+    "|---|---|",
+    `| principals, a page of 1,000 (\`GET …/principals?limit=1000\`) | ${ms(r.principalsPageMs)} |`,
+    `| who can reach the most-reached bucket (${r.whoCanHolders} entries, \`GET …/who-can\`) | ${ms(r.whoCanMs)} |`,
   ].join("\n");
 }
