@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps, AppEnv } from "./context.ts";
 import type { Endpoint } from "./endpoint.ts";
+import { HTTP_STATUS, httpHeadersOf } from "./http-errors.ts";
 import { registerMcp } from "./mcp.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
@@ -94,9 +95,7 @@ export function createApp(
       throw new AppError(
         "METHOD_NOT_ALLOWED",
         `Method ${c.req.method} is not allowed on ${c.req.path}`,
-        {
-          headers: { allow: methods.join(", ") },
-        },
+        { details: { allowedMethods: methods } },
       );
     }
     throw new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`);
@@ -105,7 +104,8 @@ export function createApp(
   app.onError((error, c) => {
     const requestId = c.get("requestId");
     if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+      for (const [name, value] of Object.entries(httpHeadersOf(error.details)))
+        c.header(name, value);
       return c.json(
         {
           message: error.message,
@@ -113,7 +113,7 @@ export function createApp(
           requestId,
           ...(error.issues ? { issues: error.issues } : {}),
         },
-        error.status,
+        HTTP_STATUS[error.code],
       );
     }
     if (error instanceof HTTPException && error.status < 500) {

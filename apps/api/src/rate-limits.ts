@@ -68,12 +68,12 @@ export function enforceRateLimit(
   decision: RateDecision,
   tooMany: string,
 ): void {
-  const headers = rateLimitHeaders(decision);
+  // Set on the answer, a 429 included (the error handler answers through the same context).
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.header(name, value);
   if (!decision.allowed)
     throw new AppError("RATE_LIMITED", `${tooMany}: retry in ${decision.retryAfterSeconds} s`, {
-      headers,
+      details: { retryAfterSeconds: decision.retryAfterSeconds },
     });
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
 }
 
 /** RateLimit-* headers (IETF draft) for a decision. */
@@ -82,6 +82,5 @@ function rateLimitHeaders(decision: RateDecision): Record<string, string> {
     "ratelimit-limit": String(decision.limit),
     "ratelimit-remaining": String(decision.remaining),
     "ratelimit-reset": String(decision.resetSeconds),
-    ...(decision.allowed ? {} : { "retry-after": String(decision.retryAfterSeconds) }),
   };
 }

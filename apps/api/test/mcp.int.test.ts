@@ -14,7 +14,7 @@ async function connect(key: string | undefined) {
   const transport = new StreamableHTTPClientTransport(new URL("http://sightline.test/mcp"), {
     // As an agent is configured: the key in a header of every request.
     ...(key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {}),
-    fetch: (url, init) => h.app.request(new URL(String(url)).pathname, init),
+    fetch: async (url, init) => h.app.request(new URL(String(url)).pathname, init),
   });
   const client = new Client({ name: "sightline-test", version: "1.0.0" });
   await client.connect(transport);

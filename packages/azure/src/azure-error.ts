@@ -46,7 +46,9 @@ export function httpFailure(
     return new AppError(
       "THROTTLED",
       `Azure kept throttling Sightline while reading ${purpose.what} (${quoted}${retryAfter ? `, Retry-After ${retryAfter}` : ""})`,
-      retryAfter && /^\d+$/.test(retryAfter) ? { headers: { "retry-after": retryAfter } } : {},
+      retryAfter && /^\d+$/.test(retryAfter)
+        ? { details: { retryAfterSeconds: Number(retryAfter) } }
+        : {},
     );
   if (status >= 500)
     return new AppError(

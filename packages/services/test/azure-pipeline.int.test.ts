@@ -244,7 +244,7 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
       },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).status).toBe(400);
+    expect((error as AppError).code).toBe("INVALID_INPUT");
     expect((error as AppError).issues?.[0]?.path).toBe("auditorAuthMethod");
     expect((error as AppError).message).toContain("AWS-only");
   });

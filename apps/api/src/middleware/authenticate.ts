@@ -43,7 +43,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       throw new AppError(
         "UNAUTHENTICATED",
         "Missing Authorization header: send 'Bearer <API key>'",
-        { headers: { "www-authenticate": "Bearer" } },
+        { details: { credentials: "missing" } },
       );
     }
     const key = bearer.exec(header)?.[1];
@@ -51,7 +51,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const client = key && digest ? await findApiClient(deps, digest, key) : undefined;
     if (!client || !digest) {
       throw new AppError("UNAUTHENTICATED", "Invalid API key", {
-        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+        details: { credentials: "invalid" },
       });
     }
     const limit = deps.rateLimits?.perKey?.take(digest);

@@ -114,7 +114,7 @@ async function checkDailyLimit(ctx: ServiceContext, account: AccountContext, now
     throw new AppError(
       "RATE_LIMITED",
       `Account ${account.accountId} has had its ${limit} on-demand analyses of today (plan ${account.plan}); the next is possible at 00:00 UTC`,
-      { headers: { "retry-after": String(retryAfter) } },
+      { details: { retryAfterSeconds: retryAfter } },
     );
   }
 }
@@ -168,7 +168,7 @@ export async function triggerAnalysis(
       throw new AppError(
         "CONFLICT",
         `Account ${request.accountId} is already being analysed by execution ${result.executionId}; wait for it to finish`,
-        { headers: { "x-execution-id": result.executionId } },
+        { details: { activeExecutionId: result.executionId } },
       );
   }
   throw new Error(`no free execution ID after ${SUFFIX_ATTEMPTS} attempts`);
