@@ -98,6 +98,7 @@ async function victimState() {
 }
 
 const protectedRoutes = endpoints.filter((r) => r.access.kind !== "public");
+it("has protected routes for the checks below", () => expect(protectedRoutes).not.toHaveLength(0));
 
 describe.each(protectedRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))(
   "%s",

@@ -52,6 +52,7 @@ describe("Azure capability map", () => {
     expect(data.length).toBeGreaterThan(500);
     // Only a data action that reads metadata (Key Vault's readMetadata) is read-config.
     const config = data.filter((o) => o.capabilities.includes("read-config"));
+    expect(config).not.toHaveLength(0);
     expect(config.every((o) => /metadata/i.test(o.operation))).toBe(true);
     expect(map["Microsoft.KeyVault"]?.["read-config"]).toContain(
       "Microsoft.KeyVault/vaults/secrets/readMetadata/action",

@@ -158,6 +158,7 @@ describe("conditional trusts", () => {
       service: "STS",
       capabilities: ["use-resource"],
     }).accessPaths;
+    expect(paths).not.toHaveLength(0);
     expect(paths.every((p) => p.conditional)).toBe(true);
   });
 

@@ -51,6 +51,8 @@ describe("granted-by fixtures", () => {
       const resourceRows = [...analysis.resourceAccessSummaries()];
 
       it("every row says what grants it", () => {
+        expect(principalRows).not.toHaveLength(0);
+        expect(analysis.principals).not.toHaveLength(0);
         for (const row of [...principalRows, ...resourceRows])
           expect(Array.isArray(row.grantedBy), JSON.stringify(row)).toBe(true);
         for (const row of analysis.principals) {

@@ -95,6 +95,7 @@ describe("resource access fixtures", () => {
         });
 
         it(`${want.resource}: the rows agree with authorize for every principal`, () => {
+          expect(model.principals.size).toBeGreaterThan(0);
           for (const principal of model.principals.keys()) {
             const got = new Map(
               mine

@@ -16,6 +16,7 @@ describe("describeError", () => {
       message: "duplicate key value violates unique constraint",
     });
     expect(JSON.stringify(described)).not.toContain("ext-id-secret");
+    expect(described.stack).not.toHaveLength(0);
     expect((described.stack as string[]).every((line) => line.startsWith("at "))).toBe(true);
   });
 

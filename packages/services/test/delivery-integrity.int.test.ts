@@ -112,6 +112,7 @@ describe("what lands in the inbox is what was written", () => {
       const retried = await run(executionId);
       expect(retried.status).toBe("succeeded");
       if (retried.status !== "succeeded") continue;
+      expect(retried.reportKeys).not.toHaveLength(0);
       for (const key of retried.reportKeys) expect(fake.objects.has(`${bucket}/${key}`)).toBe(true);
       expectManifestsHold(partner.customerId);
     }

@@ -236,8 +236,10 @@ describe("Datadog (k9-datadog-viz)", () => {
 
 describe("Splunk (k9-splunk-viz)", () => {
   it("TIME_FORMAT reads k9's analysis_time, not milliseconds with Z", () => {
-    for (const type of K9_REPORT_TYPES)
+    for (const type of K9_REPORT_TYPES) {
+      expect(cells(type, "analysis_time"), type).not.toHaveLength(0);
       for (const value of cells(type, "analysis_time")) expect(value).toMatch(SPLUNK_TIME_FORMAT);
+    }
     expect(SPLUNK_TIME_FORMAT.test("2024-12-10T05:03:36.766Z")).toBe(false);
     expect(SPLUNK_TIME_FORMAT.test("2024-12-10T05:03:36.766000Z")).toBe(false);
   });
@@ -330,11 +332,13 @@ describe("the searches, run on k9's own rows", () => {
 
 describe("k9-cli", () => {
   it("reads k9's analysis_time (and is lenient: Z would do)", () => {
-    for (const type of K9_REPORT_TYPES)
+    for (const type of K9_REPORT_TYPES) {
+      expect(cells(type, "analysis_time"), type).not.toHaveLength(0);
       for (const value of cells(type, "analysis_time")) {
         expect(value).toMatch(K9_CLI_ANALYSIS_TIME);
         expect(value).toMatch(K9_ANALYSIS_TIME);
       }
+    }
     expect(K9_CLI_ANALYSIS_TIME.test("2024-12-10T05:03:36.766Z")).toBe(true);
     expect(K9_TIME.test("2022-12-10 05:03:00+00:00")).toBe(true);
   });
