@@ -9,6 +9,7 @@ import {
   AzureSnapshotError,
   analyzeAzureSubscription,
   azureResourceMetadata,
+  type PrincipalAccessSummary,
 } from "../src/index.ts";
 
 const SUB = "11111111-1111-1111-1111-111111111111";
@@ -272,5 +273,84 @@ describe("Azure analysis agreement (generated tenant)", () => {
     for (const row of analysis.resourceAccessSummaries())
       expect(row.grantedBy?.length).toBeGreaterThan(0);
     expect(rows).toBeGreaterThan(1000);
+  });
+});
+
+describe("Azure principal rows read with their exceptions (generated tenant, many deny assignments)", () => {
+  // Microsoft Learn, 'Understand Azure deny assignments', section 'Deny assignment properties':
+  // DoNotApplyToChildScopes, when true, keeps the deny assignment off the child scopes. The
+  // generator makes about one in five deny assignments so.
+  const snapshot = generateAzureTenant({ ...AZURE_SIZES.small, denyAssignments: 40 }, 11);
+  const analysis = analyzeAzureSubscription(snapshot);
+  const index = sharedAzureOperationIndex();
+  const lower = (s: string) => s.toLowerCase();
+  const within = (scope: string, top: string) =>
+    top === "" || scope === top || scope.startsWith(`${top}/`);
+  const THIS_SCOPE_ONLY = " (this scope only)";
+  /** An excepted entry: a scope and its subtree, or (with THIS_SCOPE_ONLY) the scope alone. */
+  const excepts = (scope: string, entry: string) =>
+    entry.endsWith(THIS_SCOPE_ONLY)
+      ? scope === lower(entry.slice(0, -THIS_SCOPE_ONLY.length))
+      : within(scope, lower(entry));
+  const rows = new Map<string, PrincipalAccessSummary[]>();
+  for (const row of analysis.principalAccessSummaries()) {
+    const key = `${row.principalArn}|${row.service}|${row.capability}`;
+    rows.set(key, [...(rows.get(key) ?? []), row]);
+  }
+
+  it("gives each scope the level its operations have there: never more, and less only where excepted", () => {
+    expect(snapshot.denyAssignments?.some((d) => d.properties?.doNotApplyToChildScopes)).toBe(true);
+    const random = new Random(3);
+    const principals = [...new Set([...rows.keys()].map((k) => k.split("|")[0] as string))];
+    const resources = (snapshot.resources ?? []).map((r) => r.id);
+    const scopes = [...(snapshot.resourceGroups ?? []).map((r) => r.id), ...resources];
+    // Half the requests where a row names exceptions: at an excepted scope, or inside one.
+    const near: [string, string][] = [];
+    for (const list of rows.values())
+      for (const r of list)
+        for (const e of r.exceptResources) {
+          const at = e.endsWith(THIS_SCOPE_ONLY) ? e.slice(0, -THIS_SCOPE_ONLY.length) : e;
+          near.push([r.principalArn, at]);
+          for (const x of resources)
+            if (within(lower(x), lower(at))) near.push([r.principalArn, x]);
+        }
+    let checked = 0;
+    let excepted = 0;
+    for (let n = 0; n < 500; n++) {
+      const [principal, at] =
+        n % 2 === 0 ? random.pick(near) : [random.pick(principals), random.pick(scopes)];
+      const scope = lower(at);
+      const provider = /\/providers\/([^/]+)\//i.exec(scope)?.[1];
+      for (const [k, pair] of index.pairs.entries()) {
+        // A resource's rows hold its own provider's capabilities.
+        if (provider && lower(pair.provider) !== lower(provider)) continue;
+        const key = `${principal}|${pair.provider}|${pair.capability}`;
+        const covering = (rows.get(key) ?? []).filter((r) => within(scope, lower(r.resourceArn)));
+        if (!provider && covering.length === 0) continue;
+        let want = 0;
+        index.operations.forEach((op, i) => {
+          if (want === 2 || !index.pairsOf[i]?.includes(k)) return;
+          const level = analysis.accessOf(principal, op.operation, scope);
+          want = Math.max(want, level === "allowed" ? 2 : level === "conditional" ? 1 : 0);
+        });
+        const held = covering.filter((r) => !r.exceptResources.some((e) => excepts(scope, e)));
+        const got = Math.max(0, ...held.map((r) => (r.conditional ? 1 : 2)));
+        const what = `${principal} ${pair.provider} ${pair.capability} at ${scope}`;
+        expect(got, what).toBeLessThanOrEqual(want);
+        // Only a row that excepts the scope may leave it short, and only a row that holds more
+        // than the scope has may except it.
+        if (got < want) expect(covering.length, what).toBeGreaterThan(held.length);
+        for (const r of covering)
+          if (!held.includes(r)) {
+            expect(want, `${what}: ${r.resourceArn || "subscription"} row excepts it`).toBeLessThan(
+              r.conditional ? 1 : 2,
+            );
+            excepted++;
+          }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+    expect(excepted).toBeGreaterThan(0);
   });
 });
