@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { AZURE_SIZES, generateAzureTenant } from "../bench/generate-azure-tenant.ts";
 import { Random } from "../bench/random.ts";
 import { AzureAnalysis } from "../src/azure/analyze-azure.ts";
-import { sharedAzureOperationIndex } from "../src/azure/azure-operations.ts";
+import {
+  compileOperationPattern,
+  matchOperation,
+  sharedAzureOperationIndex,
+} from "../src/azure/azure-operations.ts";
 import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
 import {
   type AzureSnapshot,
@@ -352,5 +356,70 @@ describe("Azure principal rows read with their exceptions (generated tenant, man
     }
     expect(checked).toBeGreaterThan(1000);
     expect(excepted).toBeGreaterThan(0);
+  });
+});
+
+describe("Azure analysis agreement with conditions of several forms (generated tenant)", () => {
+  // Microsoft Learn, 'Azure role assignment condition format and syntax': conditions of the
+  // page's forms (simple, suboperation, multiple actions, multiple conditions, wildcards) and
+  // one that is not Azure's syntax ('Grouping and precedence'), spread over every tenth assignment.
+  const BLOB = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs";
+  const CONDITIONS = [
+    `((!(ActionMatches{'${BLOB}/read'})) OR (@Resource[Microsoft.Storage/storageAccounts/blobServices/containers:name] StringEquals 'blobs-example-container'))`,
+    `((!(ActionMatches{'${BLOB}/read'} AND NOT SubOperationMatches{'Blob.List'})) OR (@Resource[${BLOB}/tags:Project<$key_case_sensitive$>] StringEquals 'Cascade'))`,
+    `((!(ActionMatches{'${BLOB}/write'} AND SubOperationMatches{'Blob.Write.WithTagHeaders'}) AND !(ActionMatches{'${BLOB}/add/action'} AND SubOperationMatches{'Blob.Write.WithTagHeaders'})) OR (@Request[${BLOB}/tags:Project<$key_case_sensitive$>] StringEquals 'Cascade'))`,
+    "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {5e467623-bb1f-42f4-a55d-6e525e11384b})) AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'})) OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {5e467623-bb1f-42f4-a55d-6e525e11384b}))",
+    "(!(ActionMatches{'*/write'} OR ActionMatches{'*/delete'})) OR (@Environment[isPrivateLink] BoolEquals true)",
+    `!(ActionMatches{'${BLOB}/read'}) AND !(ActionMatches{'${BLOB}/write'}) OR @Request[x] StringEquals 'y'`,
+  ];
+  const generated = generateAzureTenant(AZURE_SIZES.small, 7);
+  let next = 0;
+  const snapshot: AzureSnapshot = {
+    ...generated,
+    roleAssignments: generated.roleAssignments.map((a, i) =>
+      a.condition || i % 10 === 0
+        ? { ...a, condition: CONDITIONS[next++ % CONDITIONS.length], conditionVersion: "2.0" }
+        : a,
+    ),
+  };
+  const analysis = analyzeAzureSubscription(snapshot);
+  const bits = new AzureAnalysis(readAzureSnapshot(snapshot), sharedAzureOperationIndex());
+  const operations = sharedAzureOperationIndex().operations;
+
+  it("answers sampled requests of principals with conditions the same from the bit sets and from the assignments", () => {
+    expect(analysis.issues.some((i) => i.path.endsWith(".condition"))).toBe(true);
+    const conditioned = snapshot.roleAssignments.filter((a) => a.condition);
+    const principals = analysis.principals.map((p) => p.principalArn);
+    const scopes = ["", ...analysis.resources.map((r) => r.resourceArn)];
+    const random = new Random(17);
+    const seen = { allowed: 0, conditional: 0 };
+    // The operations of each conditioned assignment's role (of the scope's provider at a resource).
+    const ownOperations = conditioned.map((a) => {
+      const role = snapshot.roleDefinitions.find((r) => r.id === a.roleDefinitionId);
+      const patterns = (role?.permissions ?? []).flatMap((b) => [
+        ...(b.actions ?? []),
+        ...(b.dataActions ?? []),
+      ]);
+      const globs = patterns.map((pattern) => compileOperationPattern(pattern.toLowerCase()));
+      const provider = /\/providers\/([^/]+)\/[^/]+\/[^/]+$/i.exec(a.scope)?.[1]?.toLowerCase();
+      return operations
+        .filter((o) => !provider || o.provider.toLowerCase() === provider)
+        .filter((o) => globs.some((g) => matchOperation(g, o.operation)))
+        .map((o) => o.operation);
+    });
+    for (let n = 0; n < 4000; n++) {
+      // Half the requests by the assignee of a condition, at its scope, for its role's operations.
+      const k = n % 2 === 0 ? random.int(conditioned.length) : -1;
+      const a = conditioned[k];
+      const own = ownOperations[k] ?? [];
+      const p = a ? a.principalId : random.pick(principals);
+      const op = own.length > 0 ? random.pick(own) : random.pick(operations).operation;
+      const scope = a ? a.scope : random.pick(scopes);
+      const direct = analysis.accessOf(p, op, scope);
+      expect(bits.levelFromBits(p, op, scope), `${p} ${op} ${scope}`).toBe(direct);
+      if (direct === "allowed" || direct === "conditional") seen[direct]++;
+    }
+    expect(seen.allowed).toBeGreaterThan(50);
+    expect(seen.conditional).toBeGreaterThan(20);
   });
 });

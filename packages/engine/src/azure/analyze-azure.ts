@@ -12,6 +12,7 @@ import type {
 import type { AccessLevel } from "../analyze/decision-at.ts";
 import { type Issue, issueAt } from "../issues.ts";
 import type { CompiledGlob } from "../policy/glob.ts";
+import { conditionOutcome, conditionPassingBits } from "./azure-condition.ts";
 import {
   AzureOperationIndex,
   type CapabilityPair,
@@ -275,24 +276,66 @@ export class AzureAnalysis {
     return out;
   }
 
-  /** A role's operations, sure (blocks without condition) and any; `notActions` subtract inside their own block only. */
-  private bitsOf(blocks: readonly PermissionBlock[], key: string, conditional: boolean) {
+  /**
+   * A role's operations, sure (blocks without condition, under the assignment's condition only
+   * the operations it passes whatever the request) and any; `notActions` subtract inside their
+   * own block only. `condition`: true when a condition may refuse every operation.
+   */
+  private bitsOf(
+    blocks: readonly PermissionBlock[],
+    key: string,
+    condition: boolean | Uint32Array,
+  ) {
     let bits = this.roleBits.get(key);
     if (!bits) {
       bits = { sure: new Uint32Array(this.words), any: new Uint32Array(this.words) };
       for (const b of blocks) {
         const block = this.blockBits(b);
         orInto(bits.any, block);
-        if (!b.condition && !conditional) orInto(bits.sure, block);
+        if (b.condition || condition === true) continue;
+        if (condition)
+          for (let w = 0; w < this.words; w++)
+            block[w] = (block[w] as number) & (condition[w] as number);
+        orInto(bits.sure, block);
       }
       this.roleBits.set(key, bits);
     }
     return bits;
   }
 
+  /** Per distinct condition text: a number for the keys, and the operations it surely passes. */
+  private readonly conditions = new Map<string, { id: number; passes: Uint32Array }>();
+  private conditionOf(a: AzureAssignment & { condition: string }) {
+    let c = this.conditions.get(a.condition);
+    if (!c) {
+      // An action test matches operations of both planes; a condition not read passes none surely.
+      const matching = (pattern: string) => {
+        const control = this.index.expand(pattern, false);
+        const data = this.index.expand(pattern, true);
+        return control.map((w, i) => w | (data[i] as number));
+      };
+      c = {
+        id: this.conditions.size,
+        passes: a.conditionNode
+          ? conditionPassingBits(a.conditionNode, matching, this.words)
+          : new Uint32Array(this.words),
+      };
+      this.conditions.set(a.condition, c);
+    }
+    return c;
+  }
+
+  /** What tells an assignment's bits apart: its role, and its condition if any. */
+  private roleKey(a: AzureAssignment): string {
+    return a.condition === undefined
+      ? `${a.role.index}`
+      : `${a.role.index}c${this.conditionOf(a as AzureAssignment & { condition: string }).id}`;
+  }
+
   private assignmentBits(a: AzureAssignment) {
-    const conditional = a.condition !== undefined;
-    return this.bitsOf(a.role.blocks, `${a.role.index}${conditional ? "c" : ""}`, conditional);
+    if (a.condition === undefined) return this.bitsOf(a.role.blocks, this.roleKey(a), false);
+    const c = this.conditionOf(a as AzureAssignment & { condition: string });
+    return this.bitsOf(a.role.blocks, this.roleKey(a), c.passes);
   }
 
   private ancestors(scope: string): Set<string> {
@@ -317,9 +360,7 @@ export class AzureAnalysis {
     assignments: readonly { a: AzureAssignment }[],
     denies: readonly AzureDeny[],
   ) {
-    const roles = [
-      ...new Set(assignments.map(({ a }) => `${a.role.index}${a.condition ? "c" : ""}`)),
-    ].sort();
+    const roles = [...new Set(assignments.map(({ a }) => this.roleKey(a)))].sort();
     return `${roles.join(",")}|${denies.map((d) => d.index).join(",")}`;
   }
 
@@ -825,6 +866,14 @@ export class AzureAnalysis {
       : this.matches(b.actions, operation) && !this.matches(b.notActions, operation);
   }
 
+  /** Whether an assignment's condition passes an operation whatever the request (not read: never). */
+  private conditionPasses(a: AzureAssignment, operation: string): boolean {
+    if (!a.conditionNode) return false;
+    return (
+      conditionOutcome(a.conditionNode, (pattern) => this.matches([pattern], operation)) === true
+    );
+  }
+
   /** One request evaluated directly from the assignments (no bit sets): what the rows must agree with. */
   accessOf(principalId: string, operation: string, scope: string): AccessLevel | undefined {
     const p = this.model.principals.get(principalId.toLowerCase());
@@ -841,7 +890,8 @@ export class AzureAnalysis {
       if (!ids.has(a.principal) || !above.has(a.scopeKey)) continue;
       for (const b of a.role.blocks) {
         if (!this.blockMatches(b, operation, data)) continue;
-        if (a.condition || b.condition) maybe = true;
+        if (b.condition || (a.condition !== undefined && !this.conditionPasses(a, operation)))
+          maybe = true;
         else sure = true;
       }
     }
