@@ -12,6 +12,7 @@ import type {
 import type { AccessLevel } from "../analyze/decision-at.ts";
 import { type Issue, issueAt } from "../issues.ts";
 import type { CompiledGlob } from "../policy/glob.ts";
+import { conditionOutcome, conditionPassingBits } from "./azure-condition.ts";
 import {
   AzureOperationIndex,
   type CapabilityPair,
@@ -109,6 +110,11 @@ interface ResourceContext {
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
+/**
+ * Follows a scope in a principal row's `exceptResources` when the capability is cut at that
+ * scope only (a deny assignment with `doNotApplyToChildScopes`), not in the scopes below it.
+ */
+const THIS_SCOPE_ONLY = " (this scope only)";
 const EMPTY_PAIRS: readonly number[] = Object.freeze([]);
 
 function orInto(target: Uint32Array, bits: Uint32Array): void {
@@ -270,24 +276,66 @@ export class AzureAnalysis {
     return out;
   }
 
-  /** A role's operations, sure (blocks without condition) and any; `notActions` subtract inside their own block only. */
-  private bitsOf(blocks: readonly PermissionBlock[], key: string, conditional: boolean) {
+  /**
+   * A role's operations, sure (blocks without condition, under the assignment's condition only
+   * the operations it passes whatever the request) and any; `notActions` subtract inside their
+   * own block only. `condition`: true when a condition may refuse every operation.
+   */
+  private bitsOf(
+    blocks: readonly PermissionBlock[],
+    key: string,
+    condition: boolean | Uint32Array,
+  ) {
     let bits = this.roleBits.get(key);
     if (!bits) {
       bits = { sure: new Uint32Array(this.words), any: new Uint32Array(this.words) };
       for (const b of blocks) {
         const block = this.blockBits(b);
         orInto(bits.any, block);
-        if (!b.condition && !conditional) orInto(bits.sure, block);
+        if (b.condition || condition === true) continue;
+        if (condition)
+          for (let w = 0; w < this.words; w++)
+            block[w] = (block[w] as number) & (condition[w] as number);
+        orInto(bits.sure, block);
       }
       this.roleBits.set(key, bits);
     }
     return bits;
   }
 
+  /** Per distinct condition text: a number for the keys, and the operations it surely passes. */
+  private readonly conditions = new Map<string, { id: number; passes: Uint32Array }>();
+  private conditionOf(a: AzureAssignment & { condition: string }) {
+    let c = this.conditions.get(a.condition);
+    if (!c) {
+      // An action test matches operations of both planes; a condition not read passes none surely.
+      const matching = (pattern: string) => {
+        const control = this.index.expand(pattern, false);
+        const data = this.index.expand(pattern, true);
+        return control.map((w, i) => w | (data[i] as number));
+      };
+      c = {
+        id: this.conditions.size,
+        passes: a.conditionNode
+          ? conditionPassingBits(a.conditionNode, matching, this.words)
+          : new Uint32Array(this.words),
+      };
+      this.conditions.set(a.condition, c);
+    }
+    return c;
+  }
+
+  /** What tells an assignment's bits apart: its role, and its condition if any. */
+  private roleKey(a: AzureAssignment): string {
+    return a.condition === undefined
+      ? `${a.role.index}`
+      : `${a.role.index}c${this.conditionOf(a as AzureAssignment & { condition: string }).id}`;
+  }
+
   private assignmentBits(a: AzureAssignment) {
-    const conditional = a.condition !== undefined;
-    return this.bitsOf(a.role.blocks, `${a.role.index}${conditional ? "c" : ""}`, conditional);
+    if (a.condition === undefined) return this.bitsOf(a.role.blocks, this.roleKey(a), false);
+    const c = this.conditionOf(a as AzureAssignment & { condition: string });
+    return this.bitsOf(a.role.blocks, this.roleKey(a), c.passes);
   }
 
   private ancestors(scope: string): Set<string> {
@@ -312,9 +360,7 @@ export class AzureAnalysis {
     assignments: readonly { a: AzureAssignment }[],
     denies: readonly AzureDeny[],
   ) {
-    const roles = [
-      ...new Set(assignments.map(({ a }) => `${a.role.index}${a.condition ? "c" : ""}`)),
-    ].sort();
+    const roles = [...new Set(assignments.map(({ a }) => this.roleKey(a)))].sort();
     return `${roles.join(",")}|${denies.map((d) => d.index).join(",")}`;
   }
 
@@ -325,6 +371,28 @@ export class AzureAnalysis {
     const from = this.inheritsFrom(s, scope);
     if (from !== undefined) return this.evaluate(s, from);
     const { assignments, denies } = this.applicable(s, scope);
+    const result = this.evaluationOf(assignments, denies);
+    s.evals.set(scope, result);
+    return result;
+  }
+
+  /**
+   * The access of the children of a scope that have no assignment or deny of their own: the
+   * scope's, less its denies that apply to their own scope only (`doNotApplyToChildScopes`).
+   */
+  private evaluateBelow(scope: string, at: ScopeEvaluation): ScopeEvaluation {
+    const own = (d: AzureDeny) => d.ownScopeOnly && d.scopeKey === scope;
+    if (!at.denies.some(own)) return at;
+    return this.evaluationOf(
+      at.assignments,
+      at.denies.filter((d) => !own(d)),
+    );
+  }
+
+  private evaluationOf(
+    assignments: { a: AzureAssignment; viaGroup: boolean }[],
+    denies: AzureDeny[],
+  ): ScopeEvaluation {
     const key = this.evaluationKey(assignments, denies);
     let ev = this.evaluations.get(key);
     if (!ev) {
@@ -358,9 +426,7 @@ export class AzureAnalysis {
       ev = { sure, any, levels, held: Int32Array.from(held), denied: denies.length > 0 };
       this.evaluations.set(key, ev);
     }
-    const result: ScopeEvaluation = { ev, key, assignments, denies };
-    s.evals.set(scope, result);
-    return result;
+    return { ev, key, assignments, denies };
   }
 
   /**
@@ -470,7 +536,12 @@ export class AzureAnalysis {
     return [...set].sort((x, y) => x.length - y.length || (x < y ? -1 : 1));
   }
 
-  /** The summary rows of one signature, shared by its members. */
+  /**
+   * The summary rows of one signature, shared by its members. A row at a scope holds for the
+   * scope and everything below it, less its `exceptResources`: a scope named alone is cut with
+   * its subtree; one followed by THIS_SCOPE_ONLY is cut at that scope only (a deny with
+   * `doNotApplyToChildScopes` there), its children keeping the row's access.
+   */
   private signatureRows(s: Signature) {
     const rows: Omit<PrincipalAccessSummary, "principalArn" | "principalName" | "principalType">[] =
       [];
@@ -478,9 +549,14 @@ export class AzureAnalysis {
     const scopes = this.scopesOf(s);
     const evals = scopes.map((scope) => {
       const e = this.evaluate(s, scope);
-      return { scope, e, ev: e.ev, filter: this.providerFilter(scope) };
+      // What the scope's children without assignments or denies of their own hold: the same,
+      // unless a deny here applies to its own scope only. Never less than at the scope itself.
+      const below = this.evaluateBelow(scope, e);
+      return { scope, e, ev: e.ev, below, filter: this.providerFilter(scope) };
     });
     const sub = this.model.subscriptionScope;
+    const display = (scope: string) =>
+      scope === sub ? `/subscriptions/${this.model.subscriptionId}` : this.displayScope(scope);
     for (const [t, here] of evals.entries()) {
       // All the scopes are at or below the subscription: above = a path prefix of this scope.
       const pathHere = this.ancestors(here.scope);
@@ -493,19 +569,28 @@ export class AzureAnalysis {
           e.e.denies.some((d) => !here.e.denies.includes(d)) &&
           this.ancestors(e.scope).has(here.scope),
       );
-      for (const k of here.ev.held) {
+      for (const k of here.below.ev.held) {
         if (here.filter && !here.filter(k)) continue;
-        const level = here.ev.levels[k] as number;
+        // The row's level is what the scope's subtree holds; the scope itself may hold less.
+        const level = here.below.ev.levels[k] as number;
         let inherited = 0;
-        for (const e of above) inherited = Math.max(inherited, e.ev.levels[k] as number);
+        for (const e of above) inherited = Math.max(inherited, e.below.ev.levels[k] as number);
         if (level <= inherited) continue;
         const except: string[] = [];
+        // The scopes cut with their subtree: only the topmost of a cut subtree is named.
+        const cut: string[] = [];
+        if ((here.ev.levels[k] as number) < level)
+          except.push(`${display(here.scope)}${THIS_SCOPE_ONLY}`);
         for (const e of below) {
           if ((e.ev.levels[k] as number) >= level || (e.filter && !e.filter(k))) continue;
-          // Only the topmost scope of a cut subtree is named.
           const ancestors = this.ancestors(e.scope);
-          if (except.some((x) => ancestors.has(x))) continue;
-          except.push(e.scope);
+          if (cut.some((x) => ancestors.has(x))) continue;
+          if ((e.below.ev.levels[k] as number) >= level)
+            except.push(`${display(e.scope)}${THIS_SCOPE_ONLY}`);
+          else {
+            cut.push(e.scope);
+            except.push(display(e.scope));
+          }
         }
         const pair = this.index.pairs[k] as { provider: string; capability: Capability };
         rows.push({
@@ -513,8 +598,8 @@ export class AzureAnalysis {
           capability: pair.capability,
           resourceArn: here.scope === sub ? "" : this.displayScope(here.scope),
           conditional: level === 1,
-          exceptResources: except.length === 0 ? EMPTY : except.map((x) => this.displayScope(x)),
-          grantedBy: this.grantedBy(here.e, k),
+          exceptResources: except.length === 0 ? EMPTY : except,
+          grantedBy: this.grantedBy(here.below, k),
         });
       }
     }
@@ -781,6 +866,14 @@ export class AzureAnalysis {
       : this.matches(b.actions, operation) && !this.matches(b.notActions, operation);
   }
 
+  /** Whether an assignment's condition passes an operation whatever the request (not read: never). */
+  private conditionPasses(a: AzureAssignment, operation: string): boolean {
+    if (!a.conditionNode) return false;
+    return (
+      conditionOutcome(a.conditionNode, (pattern) => this.matches([pattern], operation)) === true
+    );
+  }
+
   /** One request evaluated directly from the assignments (no bit sets): what the rows must agree with. */
   accessOf(principalId: string, operation: string, scope: string): AccessLevel | undefined {
     const p = this.model.principals.get(principalId.toLowerCase());
@@ -797,7 +890,8 @@ export class AzureAnalysis {
       if (!ids.has(a.principal) || !above.has(a.scopeKey)) continue;
       for (const b of a.role.blocks) {
         if (!this.blockMatches(b, operation, data)) continue;
-        if (a.condition || b.condition) maybe = true;
+        if (b.condition || (a.condition !== undefined && !this.conditionPasses(a, operation)))
+          maybe = true;
         else sure = true;
       }
     }

@@ -1,5 +1,6 @@
 import type { PrincipalType } from "../analyze/analysis-types.ts";
 import { type Issue, issueAt } from "../issues.ts";
+import { type AzureConditionNode, parseAzureCondition } from "./azure-condition.ts";
 import {
   ancestorsOrSelf,
   managementGroupScope,
@@ -64,6 +65,8 @@ export interface AzureAssignment {
   scopeKey: string;
   kind: ScopeKind;
   condition?: string;
+  /** The condition's Boolean structure, when it reads as Azure's syntax (else every grant is conditional). */
+  conditionNode?: AzureConditionNode;
 }
 
 export interface AzureDeny {
@@ -425,6 +428,15 @@ export function readAzureSnapshot(input: unknown): AzureModel {
       );
       return;
     }
+    const parsed = condition ? parseAzureCondition(condition) : undefined;
+    if (parsed && "error" in parsed)
+      issues.push(
+        issueAt(
+          `${path}.condition`,
+          `the condition does not read as Azure's condition syntax (${parsed.error}): every operation the assignment grants is reported conditional`,
+          "warning",
+        ),
+      );
     addPrincipal(principalId, assignmentType(principalType), principalName, path);
     if (kind === "resourceGroup" || kind === "resource" || kind === "subscription")
       if (!scopes.has(scopeKey)) scopes.set(scopeKey, { scope, kind, tags: {} });
@@ -437,6 +449,7 @@ export function readAzureSnapshot(input: unknown): AzureModel {
       scopeKey,
       kind,
       ...(condition ? { condition } : {}),
+      ...(parsed && "node" in parsed ? { conditionNode: parsed.node } : {}),
     });
   });
   // Deny assignments: flat (SDK model) or under `properties` (REST).
