@@ -1,5 +1,6 @@
 import type { ConditionAtom, Formula } from "../logic/formula.ts";
 import type { AuthorizationResult } from "./authorization-result.ts";
+import { UNRESOLVED_VARIABLE } from "./evaluate-statement.ts";
 
 /** The operator of the condition that the caller's account owns a bucket of unknown owner. */
 export const RESOURCE_OWNER = "ResourceOwner";
@@ -53,6 +54,11 @@ export function formatAuthorization(result: AuthorizationResult): string {
     lines.push(
       `note: no bucket policy or bucket list names the bucket's account: the same-account answer holds only if account ${owner.values.join(", ")} owns the bucket (give the account's bucket list to decide)`,
     );
+  for (const a of result.conditions)
+    if (a.operator === UNRESOLVED_VARIABLE)
+      lines.push(
+        `note: ${a.statement} of ${a.policyId} applies through its NotResource only if AWS keeps the statement although ${a.key} has no value for this caller (IAM User Guide, 'IAM policy elements: Variables and tags': such a statement may be invalid)`,
+      );
   for (const issue of result.issues)
     lines.push(`${issue.severity}: ${issue.path}: ${issue.message}`);
   return lines.join("\n");
