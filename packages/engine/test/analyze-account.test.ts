@@ -758,3 +758,82 @@ describe("a NotResource whose policy variable has no value", () => {
         }
   });
 });
+
+describe("a KMS key whose key policy could not be read", () => {
+  // AWS KMS Developer Guide, 'Key policies in AWS KMS': the key policy alone decides whether
+  // IAM policies count. An unread one is not assumed to be the default ('Default key policy',
+  // 'Allows access to the AWS account and enables IAM policies'): the key's answers are
+  // conditional, for holders IAM allows and for the others alike.
+  const UNREAD = `arn:aws:kms:us-east-1:${A}:key/00000000-0000-0000-0000-0000000unread`;
+  const OTHER = `arn:aws:kms:us-east-1:${A}:key/00000000-0000-0000-0000-0000000absent`;
+  const snapshot: AccountSnapshot = {
+    authorizationDetails: {
+      UserDetailList: [
+        user("will", [doc(allow("kms:Decrypt", [UNREAD, OTHER]))]),
+        user("xen", [doc(allow("s3:GetObject"))]),
+        user("nod", [doc(allow("kms:*"), deny("kms:*"))]),
+      ],
+    },
+    unreadableKeyPolicies: [UNREAD],
+  };
+  const model = createAccountModel(snapshot);
+  const analysis = analyzeAccount(model);
+  const arn = (name: string) => `arn:aws:iam::${A}:user/${name}`;
+
+  it("answers conditional with the reason, where the default key policy answered", () => {
+    const result = authorize(model, {
+      principal: arn("will"),
+      action: "kms:Decrypt",
+      resource: UNREAD,
+    });
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions.map((c) => `${c.operator} ${c.key} ${c.policyId}`)).toEqual([
+      `KeyPolicyUnread caller ${UNREAD}`,
+      `KeyPolicyUnread account ${UNREAD}`,
+    ]);
+    expect(formatAuthorization(result)).toContain(
+      `note: the key policy of ${UNREAD} could not be read`,
+    );
+    expect(analysis.accessOf(arn("will"), "kms:Decrypt", UNREAD)).toBe("conditional");
+    expect(analysis.accessOf(arn("xen"), "kms:Decrypt", UNREAD)).toBe("conditional");
+    expect(analysis.accessOf(arn("nod"), "kms:Decrypt", UNREAD)).toBe("denied");
+    // A key merely absent from the snapshot keeps the default key policy.
+    expect(analysis.accessOf(arn("will"), "kms:Decrypt", OTHER)).toBe("allowed");
+    expect(analysis.accessOf(arn("xen"), "kms:Decrypt", OTHER)).toBe("denied");
+  });
+
+  it("reports the key as a resource whose holders are conditional", () => {
+    expect(analysis.resources.find((r) => r.resourceArn === UNREAD)).toEqual({
+      resourceArn: UNREAD,
+      resourceType: "KMSKey",
+      service: "KMS",
+      accountId: A,
+      allowsAnyPrincipal: false,
+    });
+    const holders = [...analysis.resourceAccessSummaries()].filter((r) => r.resourceArn === UNREAD);
+    expect(holders.some((r) => r.principal === arn("will"))).toBe(true);
+    expect(holders.some((r) => r.principal === arn("xen"))).toBe(true);
+    expect(holders.some((r) => r.principal === arn("nod"))).toBe(false);
+    expect(holders.every((r) => r.conditional)).toBe(true);
+    const willRows = [...analysis.principalAccessSummaries()].filter(
+      (r) => r.principalName === "will" && r.resourceArn === UNREAD,
+    );
+    expect(willRows.length).toBeGreaterThan(0);
+    expect(willRows.every((r) => r.conditional)).toBe(true);
+  });
+
+  it("agrees with authorize on every KMS action", () => {
+    const actions = listAwsActions()
+      .filter((a) => a.prefix === "kms")
+      .map((a) => a.action);
+    for (const p of model.principals.values())
+      for (const resource of [UNREAD, OTHER])
+        for (const action of actions) {
+          const decision = authorize(model, { principal: p.arn, action, resource }).decision;
+          const want = decision === "allowed" || decision === "conditional" ? decision : "denied";
+          expect(analysis.accessOf(p.arn, action, resource), `${p.arn} ${action} ${resource}`).toBe(
+            want,
+          );
+        }
+  });
+});
