@@ -6,6 +6,7 @@ import {
   analyzeAccount,
   authorize,
   createAccountModel,
+  formatAuthorization,
   type PrincipalAccessSummary,
 } from "../src/index.ts";
 
@@ -655,5 +656,189 @@ describe("a bucket whose owner the snapshots do not name", () => {
     expect(
       analyzeAccount(snapshot).accessOf(reader, "s3:GetObject", "arn:aws:s3:::reports/x"),
     ).toBe("allowed");
+  });
+});
+
+describe("a NotResource whose policy variable has no value", () => {
+  // IAM User Guide, 'IAM policy elements: Variables and tags': a variable AWS cannot resolve
+  // *might* make the whole statement invalid. A role has no aws:username: the Deny below may
+  // apply to everything but the role itself, or to nothing. Both readings are possible, so
+  // the rows it could change are conditional, for a Deny as for an Allow.
+  const KEY = `arn:aws:kms:us-east-1:${A}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: an IAM policy variable
+  const HOME = "arn:aws:s3:::bucket-a/home/${aws:username}/*";
+  const role = (name: string, policy: unknown) => ({
+    RoleName: name,
+    RoleId: `AROA${name.toUpperCase()}`,
+    Arn: `arn:aws:iam::${A}:role/${name}`,
+    AssumeRolePolicyDocument: doc({
+      Effect: "Allow",
+      Principal: { AWS: A },
+      Action: "sts:AssumeRole",
+    }),
+    RolePolicyList: [{ PolicyName: "p", PolicyDocument: policy }],
+  });
+  const guard = {
+    Sid: "Guard",
+    Effect: "Deny",
+    NotAction: ["s3:DeleteObject", "iam:PassRole", "dynamodb:PutItem"],
+    NotResource: [HOME, `arn:aws:iam::${A}:role/admin`],
+  };
+  const snapshot: AccountSnapshot = {
+    authorizationDetails: {
+      UserDetailList: [user("alice", [doc(allow("kms:*"), guard)])],
+      RoleDetailList: [
+        role("admin", doc(allow("kms:*"), guard)),
+        role("reader", doc({ Effect: "Allow", Action: "kms:*", NotResource: guard.NotResource })),
+      ],
+    },
+    resourcePolicies: {
+      [KEY]: doc({
+        Sid: "EnableIAM",
+        Effect: "Allow",
+        Principal: { AWS: `arn:aws:iam::${A}:root` },
+        Action: "kms:*",
+        Resource: "*",
+      }),
+    },
+  };
+  const model = createAccountModel(snapshot);
+  const analysis = analyzeAccount(model);
+  const admin = `arn:aws:iam::${A}:role/admin`;
+  const reader = `arn:aws:iam::${A}:role/reader`;
+  const alice = `arn:aws:iam::${A}:user/alice`;
+  const kmsRows = (arn: string) =>
+    [...analysis.principalAccessSummaries()].filter(
+      (r) => r.principalArn === arn && r.service === "KMS",
+    );
+
+  it("answers conditional where the Deny may apply, naming the statement and the variable", () => {
+    const result = authorize(model, { principal: admin, action: "kms:Decrypt", resource: KEY });
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions).toEqual([
+      {
+        policyId: `${admin}#inline#p`,
+        policyType: "identity",
+        statement: "Guard",
+        operator: "UnresolvedVariable",
+        key: "aws:username",
+        values: [HOME],
+      },
+    ]);
+    const text = formatAuthorization(result);
+    expect(text).toContain("allowed only when: NOT (UnresolvedVariable aws:username");
+    expect(text).toContain("note: Guard of");
+    // For a user the variable resolves, and the Deny applies.
+    expect(
+      authorize(model, { principal: alice, action: "kms:Decrypt", resource: KEY }).decision,
+    ).toBe("explicit-deny");
+  });
+
+  it("marks the role's rows conditional, for a Deny and an Allow alike", () => {
+    expect(kmsRows(admin).length).toBeGreaterThan(0);
+    expect(kmsRows(admin).every((r) => r.conditional)).toBe(true);
+    expect(kmsRows(reader).length).toBeGreaterThan(0);
+    expect(kmsRows(reader).every((r) => r.conditional)).toBe(true);
+    expect(kmsRows(alice)).toEqual([]);
+    const onKey = [...analysis.resourceAccessSummaries()].filter((r) => r.resourceArn === KEY);
+    for (const arn of [admin, reader]) {
+      const rows = onKey.filter((r) => r.principal === arn);
+      expect(rows.length, arn).toBeGreaterThan(0);
+      expect(rows.every((r) => r.conditional)).toBe(true);
+    }
+    expect(onKey.filter((r) => r.principal === alice)).toEqual([]);
+  });
+
+  it("agrees with authorize", () => {
+    const actions = ["kms:Decrypt", "kms:PutKeyPolicy", "iam:PassRole", "s3:DeleteObject"];
+    const resources = ["*", KEY, admin, "arn:aws:s3:::bucket-a/home/x/k"];
+    for (const p of model.principals.values())
+      for (const action of actions)
+        for (const resource of resources) {
+          const decision = authorize(model, { principal: p.arn, action, resource }).decision;
+          const want = decision === "allowed" || decision === "conditional" ? decision : "denied";
+          expect(analysis.accessOf(p.arn, action, resource), `${p.arn} ${action} ${resource}`).toBe(
+            want,
+          );
+        }
+  });
+});
+
+describe("a KMS key whose key policy could not be read", () => {
+  // AWS KMS Developer Guide, 'Key policies in AWS KMS': the key policy alone decides whether
+  // IAM policies count. An unread one is not assumed to be the default ('Default key policy',
+  // 'Allows access to the AWS account and enables IAM policies'): the key's answers are
+  // conditional, for holders IAM allows and for the others alike.
+  const UNREAD = `arn:aws:kms:us-east-1:${A}:key/00000000-0000-0000-0000-0000000unread`;
+  const OTHER = `arn:aws:kms:us-east-1:${A}:key/00000000-0000-0000-0000-0000000absent`;
+  const snapshot: AccountSnapshot = {
+    authorizationDetails: {
+      UserDetailList: [
+        user("will", [doc(allow("kms:Decrypt", [UNREAD, OTHER]))]),
+        user("xen", [doc(allow("s3:GetObject"))]),
+        user("nod", [doc(allow("kms:*"), deny("kms:*"))]),
+      ],
+    },
+    unreadableKeyPolicies: [UNREAD],
+  };
+  const model = createAccountModel(snapshot);
+  const analysis = analyzeAccount(model);
+  const arn = (name: string) => `arn:aws:iam::${A}:user/${name}`;
+
+  it("answers conditional with the reason, where the default key policy answered", () => {
+    const result = authorize(model, {
+      principal: arn("will"),
+      action: "kms:Decrypt",
+      resource: UNREAD,
+    });
+    expect(result.decision).toBe("conditional");
+    expect(result.conditions.map((c) => `${c.operator} ${c.key} ${c.policyId}`)).toEqual([
+      `KeyPolicyUnread caller ${UNREAD}`,
+      `KeyPolicyUnread account ${UNREAD}`,
+    ]);
+    expect(formatAuthorization(result)).toContain(
+      `note: the key policy of ${UNREAD} could not be read`,
+    );
+    expect(analysis.accessOf(arn("will"), "kms:Decrypt", UNREAD)).toBe("conditional");
+    expect(analysis.accessOf(arn("xen"), "kms:Decrypt", UNREAD)).toBe("conditional");
+    expect(analysis.accessOf(arn("nod"), "kms:Decrypt", UNREAD)).toBe("denied");
+    // A key merely absent from the snapshot keeps the default key policy.
+    expect(analysis.accessOf(arn("will"), "kms:Decrypt", OTHER)).toBe("allowed");
+    expect(analysis.accessOf(arn("xen"), "kms:Decrypt", OTHER)).toBe("denied");
+  });
+
+  it("reports the key as a resource whose holders are conditional", () => {
+    expect(analysis.resources.find((r) => r.resourceArn === UNREAD)).toEqual({
+      resourceArn: UNREAD,
+      resourceType: "KMSKey",
+      service: "KMS",
+      accountId: A,
+      allowsAnyPrincipal: false,
+    });
+    const holders = [...analysis.resourceAccessSummaries()].filter((r) => r.resourceArn === UNREAD);
+    expect(holders.some((r) => r.principal === arn("will"))).toBe(true);
+    expect(holders.some((r) => r.principal === arn("xen"))).toBe(true);
+    expect(holders.some((r) => r.principal === arn("nod"))).toBe(false);
+    expect(holders.every((r) => r.conditional)).toBe(true);
+    const willRows = [...analysis.principalAccessSummaries()].filter(
+      (r) => r.principalName === "will" && r.resourceArn === UNREAD,
+    );
+    expect(willRows.length).toBeGreaterThan(0);
+    expect(willRows.every((r) => r.conditional)).toBe(true);
+  });
+
+  it("agrees with authorize on every KMS action", () => {
+    const actions = listAwsActions()
+      .filter((a) => a.prefix === "kms")
+      .map((a) => a.action);
+    for (const p of model.principals.values())
+      for (const resource of [UNREAD, OTHER])
+        for (const action of actions) {
+          const decision = authorize(model, { principal: p.arn, action, resource }).decision;
+          const want = decision === "allowed" || decision === "conditional" ? decision : "denied";
+          expect(analysis.accessOf(p.arn, action, resource), `${p.arn} ${action} ${resource}`).toBe(
+            want,
+          );
+        }
   });
 });

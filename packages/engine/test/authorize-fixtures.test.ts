@@ -17,6 +17,8 @@ interface FixtureCase {
     statements?: string[];
     /** Condition keys that must appear among the undecided conditions. */
     conditionKeys?: string[];
+    /** Operators (`Variable`, `UnresolvedVariable`, …) that must appear among them. */
+    conditionOperators?: string[];
   };
 }
 
@@ -63,6 +65,9 @@ describe("authorize fixtures", () => {
             const keys = result.conditions.map((a) => a.key.toLowerCase());
             for (const key of c.expect.conditionKeys ?? [])
               expect(keys).toContain(key.toLowerCase());
+            const operators = result.conditions.map((a) => a.operator);
+            for (const operator of c.expect.conditionOperators ?? [])
+              expect(operators).toContain(operator);
           },
         );
       });

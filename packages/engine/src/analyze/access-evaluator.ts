@@ -33,6 +33,8 @@ export interface ResourceSide {
   mustAllow: boolean;
   /** A KMS key without a supplied key policy: the default one is assumed. */
   missingKeyPolicy: boolean;
+  /** A KMS key whose key policy could not be read: `policyOutcome` is `UNREAD_KEY_POLICY`. */
+  keyPolicyUnread: boolean;
   /** A bucket of unknown owner: the same-account answer is conditional on ownership. */
   ownerUnknown: boolean;
   /** The resource's account, when known. */
@@ -62,6 +64,15 @@ const OWNERSHIP_UNKNOWN: TriSet = { sure: 0, maybe: 1 };
 const OUTSIDE_IDENTITY_UNKNOWN: TriSet = { sure: 0, maybe: 1 };
 
 const EMPTY_LAYER: LayerOutcome<TriSet> = emptyOutcome(createTriSetAlgebra(0));
+/** A key policy that could not be read, for every action (`unreadKeyPolicy` in `authorize`). */
+const UNDECIDED: TriSet = { sure: 0, maybe: 1 };
+const UNREAD_KEY_POLICY: LayerOutcome<TriSet> = {
+  deny: TRI_FALSE,
+  allow: UNDECIDED,
+  allowDirect: UNDECIDED,
+  allowRole: TRI_FALSE,
+  allowAccount: UNDECIDED,
+};
 const LAYER_CACHE_LIMIT = 100_000;
 const OF_TYPE: PolicySetOptions = { resourceBased: false };
 const RESOURCE_BASED: PolicySetOptions = { resourceBased: true };
@@ -123,13 +134,16 @@ export class AccessEvaluator {
     const { window, resource } = request;
     const info = findResourcePolicy(this.model, `${window.prefix}:*`, resource);
     const req = this.request(request, info.accountId);
-    const policyOutcome = info.record
-      ? this.layer([info.record.policy], req, RESOURCE_BASED)
-      : EMPTY_LAYER;
+    const policyOutcome = info.keyPolicyUnread
+      ? UNREAD_KEY_POLICY
+      : info.record
+        ? this.layer([info.record.policy], req, RESOURCE_BASED)
+        : EMPTY_LAYER;
     const side: ResourceSide = {
       policyOutcome,
       mustAllow: info.mustAllow,
       missingKeyPolicy: info.missingKeyPolicy,
+      keyPolicyUnread: info.keyPolicyUnread,
       ownerUnknown: info.ownerUnknown,
       ...(info.accountId && { accountId: info.accountId }),
     };

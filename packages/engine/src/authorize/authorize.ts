@@ -13,6 +13,7 @@ import {
   evaluateLevels,
   evaluatePolicies,
   unknownPolicies,
+  unreadKeyPolicy,
 } from "./evaluate-policies.ts";
 import { describeRules, findStopper } from "./explain-decision.ts";
 import { findResourcePolicy } from "./find-resource-policy.ts";
@@ -98,11 +99,12 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
   const sessionPolicies = session.inputs.policies
     ? evaluatePolicies(session.inputs.policies, input, ofType)
     : undefined;
-  const resource = evaluatePolicies(
-    resourceInfo.record ? [resourceInfo.record.policy] : [],
-    input,
-    { resourceBased: true },
-  );
+  // A key policy that could not be read stands for itself: nothing about it is assumed.
+  const resource = resourceInfo.keyPolicyUnread
+    ? unreadKeyPolicy(request.resource)
+    : evaluatePolicies(resourceInfo.record ? [resourceInfo.record.policy] : [], input, {
+        resourceBased: true,
+      });
   // Resources AWS does not let customers change: refused whatever the policies say, even to the root.
   const refused = refusedByAws(request.action, request.resource, model);
   // No permission is needed: even an explicit deny does not stop it. A principal of an
@@ -128,6 +130,10 @@ export function authorize(model: AccountModel, request: AuthorizationRequest): A
     ...(needsNoPermission && { alwaysAllowed: TRUE }),
   });
   const notes = describeRules(layers, scope.notes);
+  if (resourceInfo.keyPolicyUnread)
+    notes.push(
+      "the key policy could not be read: the default key policy is not assumed; whether it allows the caller, or lets IAM policies allow, is undecided",
+    );
   if (refused)
     notes.push(
       `AWS does not let customers call ${request.action} on ${refused.what}, whatever their policies allow (${refused.source})`,

@@ -1,5 +1,5 @@
 import { formulaAlgebra } from "../logic/algebra.ts";
-import { atom, type Formula } from "../logic/formula.ts";
+import { atom, FALSE, type Formula, or } from "../logic/formula.ts";
 import { describeStatement, type Policy, type Statement } from "../policy/policy-types.ts";
 import type { KeyResolver } from "../policy/policy-variables.ts";
 import type { MatchedStatement } from "./authorization-result.ts";
@@ -11,6 +11,7 @@ import {
   policySetOutcome,
 } from "./evaluate-layers.ts";
 import { statementAppliesTo } from "./evaluate-statement.ts";
+import { KEY_POLICY_UNREAD } from "./format-authorization.ts";
 import { matchStatementPrincipal, type PrincipalMatch } from "./match-principal.ts";
 import type { RequestingPrincipal } from "./requesting-principal.ts";
 
@@ -93,4 +94,33 @@ export function unknownPolicies(policyId: string, action: string): Formula {
     key: "identity-policies",
     values: [action],
   });
+}
+
+/**
+ * Stands for a KMS key policy that could not be read (`unreadableKeyPolicies`). Every key has
+ * one, and it alone decides whether IAM policies count (AWS KMS Developer Guide, 'Key policies
+ * in AWS KMS'); unread, whether it allows the caller itself (`caller`) and whether it lets the
+ * caller's account's IAM policies allow, as the default key policy does (`account`), are two
+ * conditions that no request context decides. Whatever it denies, it cannot make a request
+ * more than undecided, so it holds no Deny.
+ */
+export function unreadKeyPolicy(keyArn: string): PolicySetOutcome {
+  const allows = (key: "caller" | "account") =>
+    atom({
+      policyId: keyArn,
+      policyType: "kms-key",
+      statement: "",
+      operator: KEY_POLICY_UNREAD,
+      key,
+      values: [keyArn],
+    });
+  const caller = allows("caller");
+  const account = allows("account");
+  return {
+    deny: FALSE,
+    allow: or(caller, account),
+    allowDirect: caller,
+    allowRole: FALSE,
+    allowAccount: account,
+  };
 }

@@ -54,9 +54,12 @@ export function statementAppliesToResource(
   if (statement.resource)
     resourceMatch = matchResourceList(statement.resource, resource, resolve, where);
   else if (statement.notResource) {
-    // A NotResource whose variable has no value does not match: the statement does not apply.
-    if (variablesState(statement.notResource, resolve) === "absent") return FALSE;
-    resourceMatch = not(matchResourceList(statement.notResource, resource, resolve, where));
+    // A pattern whose variable has no value matches nothing here; whether the statement
+    // applies at all is then undecidable (`unresolvedVariableAtom`).
+    resourceMatch = and(
+      not(matchResourceList(statement.notResource, resource, resolve, where)),
+      unresolvedVariableAtom(statement.notResource, resolve, where),
+    );
   }
   if (resourceMatch.kind === "false") return FALSE;
   const conditions = statement.conditions.map((clause) =>
@@ -80,6 +83,38 @@ function invalidAtom(
     key: invalid.elements.join(","),
     values: invalid.issues,
   });
+}
+
+/** The operator of the condition that a statement applies despite a variable with no value. */
+export const UNRESOLVED_VARIABLE = "UnresolvedVariable";
+
+/**
+ * A NotResource whose variables have no value (`${aws:username}` for a role, a missing
+ * principal tag, a key known to be absent). The IAM User Guide, 'IAM policy elements:
+ * Variables and tags', says only that this *may* make the whole statement invalid: if it
+ * does, the statement applies to nothing; if it does not, the pattern matches nothing and the
+ * statement applies to every resource the NotResource's other patterns leave out. No request
+ * context decides between the two, so the statement applies under an atom that names it and
+ * the variables (`key`, comma-separated) and holds the patterns (`values`) — an Allow may
+ * grant and a Deny may deny, never silently dropped. TRUE when every variable has a value or
+ * is unknown (an unknown one is a `Variable` condition of `matchResourceList`).
+ */
+function unresolvedVariableAtom(
+  patterns: readonly string[],
+  resolve: KeyResolver,
+  where: { policyId: string; policyType: Policy["type"]; statement: string },
+): Formula {
+  if (variablesState(patterns, resolve) !== "absent") return TRUE;
+  const keys: string[] = [];
+  const values: string[] = [];
+  for (const pattern of patterns) {
+    if (!hasPolicyVariable(pattern)) continue;
+    const sub = substituteVariables(pattern, resolve, true);
+    if (sub.state !== "absent") continue;
+    if (!keys.includes(sub.key)) keys.push(sub.key);
+    values.push(pattern);
+  }
+  return atom({ ...where, operator: UNRESOLVED_VARIABLE, key: keys.join(","), values });
 }
 
 function matchResourceList(

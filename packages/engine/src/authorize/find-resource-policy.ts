@@ -7,8 +7,10 @@ export interface ResourceInfo {
   accountId?: string;
   /** KMS keys and, for STS actions, IAM roles: their own policy must allow. */
   mustAllow: boolean;
-  /** A KMS key the snapshots hold no key policy for. */
+  /** A KMS key the snapshots hold no key policy for: the default one is assumed. */
   missingKeyPolicy: boolean;
+  /** A KMS key whose key policy could not be read (`unreadableKeyPolicies`): nothing is assumed. */
+  keyPolicyUnread: boolean;
   /**
    * An S3 bucket (or object) whose account neither a bucket policy nor a bucket list names:
    * the same-account answer holds only on condition that the caller's account owns it.
@@ -36,11 +38,15 @@ export function findResourcePolicy(
     record?.policy.type === "role-trust" ||
     record?.policy.type === "kms-key" ||
     (isKey && service === "kms");
+  // A key policy governs KMS actions only (as `mustAllow` says).
+  const keyPolicyUnread =
+    isKey && service === "kms" && !record && model.unreadableKeyPolicies.has(resource);
   return {
     ...(record && { record }),
     ...(accountId && { accountId }),
     mustAllow,
-    missingKeyPolicy: isKey && !record,
+    missingKeyPolicy: isKey && !record && !keyPolicyUnread,
+    keyPolicyUnread,
     ownerUnknown: !accountId && resource.includes(":s3:::"),
   };
 }

@@ -1,13 +1,19 @@
 import type { ConditionAtom, Formula } from "../logic/formula.ts";
 import type { AuthorizationResult } from "./authorization-result.ts";
+import { UNRESOLVED_VARIABLE } from "./evaluate-statement.ts";
 
 /** The operator of the condition that the caller's account owns a bucket of unknown owner. */
 export const RESOURCE_OWNER = "ResourceOwner";
+
+/** The operator of the conditions that a KMS key policy which could not be read allows. */
+export const KEY_POLICY_UNREAD = "KeyPolicyUnread";
 
 /** One undecided condition as text: `StringEquals aws:SourceVpc ["vpc-1"] (policy#Sid)`. */
 export function formatConditionAtom(atom: ConditionAtom): string {
   if (atom.operator === RESOURCE_OWNER)
     return `${atom.operator} ${atom.key} ${JSON.stringify(atom.values)} (the bucket's owner is not in the snapshots)`;
+  if (atom.operator === KEY_POLICY_UNREAD)
+    return `${atom.operator} ${atom.key} (the key policy of ${atom.policyId} could not be read: ${atom.key === "caller" ? "it may allow the caller itself" : "it may let the account's IAM policies allow"})`;
   return `${atom.operator} ${atom.key} ${JSON.stringify(atom.values)} (${atom.policyId}, ${atom.statement})`;
 }
 
@@ -53,6 +59,16 @@ export function formatAuthorization(result: AuthorizationResult): string {
     lines.push(
       `note: no bucket policy or bucket list names the bucket's account: the same-account answer holds only if account ${owner.values.join(", ")} owns the bucket (give the account's bucket list to decide)`,
     );
+  const unread = result.conditions.find((a) => a.operator === KEY_POLICY_UNREAD);
+  if (unread)
+    lines.push(
+      `note: the key policy of ${unread.policyId} could not be read: the default key policy is not assumed, and whether the key policy allows is undecided (read it to decide)`,
+    );
+  for (const a of result.conditions)
+    if (a.operator === UNRESOLVED_VARIABLE)
+      lines.push(
+        `note: ${a.statement} of ${a.policyId} applies through its NotResource only if AWS keeps the statement although ${a.key} has no value for this caller (IAM User Guide, 'IAM policy elements: Variables and tags': such a statement may be invalid)`,
+      );
   for (const issue of result.issues)
     lines.push(`${issue.severity}: ${issue.path}: ${issue.message}`);
   return lines.join("\n");

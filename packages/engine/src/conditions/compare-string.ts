@@ -1,8 +1,12 @@
-import { compileGlobParts, matchCompiledGlob } from "../policy/glob.ts";
+import { compileGlobParts, foldCase, matchCompiledGlob } from "../policy/glob.ts";
 import { type KeyResolver, substituteVariables } from "../policy/policy-variables.ts";
 import type { ValueMatch } from "./condition-operator.ts";
 
-/** String comparison shared by the String* operators; policy variables are substituted first. */
+/**
+ * String comparison shared by the String* operators; policy variables are substituted first.
+ * Ignoring case, both sides fold as the wildcard matcher folds them (`foldCase`), with or
+ * without a variable to substitute.
+ */
 export function compareString(
   contextValue: string,
   policyValue: string,
@@ -11,7 +15,7 @@ export function compareString(
 ): ValueMatch {
   if (!policyValue.includes("${") && !options.wildcards) {
     return options.ignoreCase
-      ? contextValue.toLowerCase() === policyValue.toLowerCase()
+      ? foldCase(contextValue) === foldCase(policyValue)
       : contextValue === policyValue;
   }
   const sub = substituteVariables(policyValue, resolve, options.wildcards);

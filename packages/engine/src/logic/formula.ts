@@ -8,7 +8,10 @@ export interface ConditionAtom {
   /**
    * The operator as written, e.g. `StringEqualsIfExists`; `"Variable"` for an unresolved
    * policy variable; `"Invalid"` for an invalid Deny kept as one that may apply (`key`: the
-   * elements at fault, `values`: the parse issues), which no context decides.
+   * elements at fault, `values`: the parse issues), which no context decides;
+   * `"UnresolvedVariable"` for a statement that applies through its NotResource only if AWS
+   * keeps it although a variable there has no value (`key`: the variables, `values`: the
+   * patterns holding them), which no context decides either.
    */
   operator: string;
   key: string;

@@ -35,7 +35,7 @@ export function compileGlobParts(parts: readonly GlobPart[], ignoreCase = false)
   for (const part of parts) {
     const source = part.text;
     for (let i = 0; i < source.length; i++) {
-      // Whole code points: lowercasing may lengthen a character (İ).
+      // Whole code points: folding may lengthen a character (İ, ß).
       let ch = source[i] as string;
       if ((source.codePointAt(i) as number) > 0xffff) {
         ch = source.slice(i, i + 2);
@@ -50,7 +50,7 @@ export function compileGlobParts(parts: readonly GlobPart[], ignoreCase = false)
       }
       const isWild = !part.literal && ch === "?";
       // Mark each unit the character becomes.
-      const units = ignoreCase ? ch.toLowerCase() : ch;
+      const units = ignoreCase ? foldCharacter(ch) : ch;
       text += units;
       for (let u = 0; u < units.length; u++) wild.push(isWild);
       anyWild ||= isWild;
@@ -62,8 +62,8 @@ export function compileGlobParts(parts: readonly GlobPart[], ignoreCase = false)
 
 /** Compiles a wildcard pattern. */
 export function compileGlob(pattern: string, ignoreCase = false): CompiledGlob {
-  // Without `?`, and lowercased as a whole only when that equals per-character lowercasing
-  // (ASCII), the pieces are the pattern split at its `*`s.
+  // Without `?`, and folded as a whole only when that is plain lowercasing (ASCII), the pieces
+  // are the pattern split at its `*`s.
   if (!pattern.includes("?") && (!ignoreCase || ASCII.test(pattern))) {
     const text = ignoreCase ? pattern.toLowerCase() : pattern;
     return { pieces: text.split("*").map((piece) => ({ text: piece })), ignoreCase };
@@ -74,9 +74,37 @@ export function compileGlob(pattern: string, ignoreCase = false): CompiledGlob {
 /** Only ASCII characters: no UTF-16 unit above 0x7f. */
 const ASCII = /^[^\u0080-\uffff]*$/;
 
+/**
+ * Case folding for case-insensitive matching, applied alike to the pattern (piece by piece, as
+ * it is compiled) and to the text (whole, as it is matched): each code point folded on its own,
+ * so that folding a string is folding its characters one by one, wherever they stand. Lowering
+ * a string as a whole is not that: a final Σ lowers to ς, any other to σ, so a pattern lowered
+ * per character and a text lowered whole disagreed (`aΣ` against `aΣ`).
+ *
+ * A character folds as its lowercase's uppercase's lowercase, which is Unicode's default full
+ * case folding (CaseFolding.txt, statuses C and F: σ, ς and Σ fold alike, ß and ẞ to `ss`, İ
+ * to `i̇`) for every code point but the dotless ı, which that would fold to i and full folding
+ * keeps apart: it is left as it is. AWS documents action names and the `...IgnoreCase`
+ * operators as case-insensitive without saying how a letter outside ASCII folds; what matters
+ * here is that both sides fold by one function. Folding may lengthen a text (ß to `ss`); a `?`
+ * then stands for one UTF-16 unit of the folded text, as it does of any text.
+ */
+export function foldCase(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
+  let folded = "";
+  for (const ch of text) folded += foldCharacter(ch);
+  return folded;
+}
+
+/** One code point folded (`foldCase`). */
+function foldCharacter(ch: string): string {
+  if (ch < "\u0080") return ch.toLowerCase();
+  return ch === "ı" ? ch : ch.toLowerCase().toUpperCase().toLowerCase();
+}
+
 /** Does the text match the compiled pattern? */
 export function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
-  const t = glob.ignoreCase ? text.toLowerCase() : text;
+  const t = glob.ignoreCase ? foldCase(text) : text;
   const { pieces } = glob;
   const first = pieces[0] as GlobPiece;
   if (pieces.length === 1) return t.length === first.text.length && matchesAt(first, t, 0);

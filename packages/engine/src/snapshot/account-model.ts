@@ -55,5 +55,10 @@ export interface AccountModel {
   bucketOwners: ReadonlyMap<string, string>;
   /** Key ARNs of the AWS managed KMS keys the snapshots list (`awsManagedKeys`). */
   awsManagedKeys: ReadonlySet<string>;
+  /**
+   * Key ARNs whose key policy could not be read (`unreadableKeyPolicies`) and that no
+   * `resourcePolicies` entry gives: their key policy is unknown, not the default one.
+   */
+  unreadableKeyPolicies: ReadonlySet<string>;
   issues: readonly Issue[];
 }

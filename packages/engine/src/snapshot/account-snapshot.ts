@@ -44,5 +44,15 @@ export interface AccountSnapshot {
    * (`aws-protected-resources.ts`), whatever the policies allow.
    */
   awsManagedKeys?: readonly string[];
+  /**
+   * The account's KMS keys whose key policy could not be read (key ARNs; `kms:GetKeyPolicy`
+   * refused or failed). Without a policy in `resourcePolicies`, a key ARN is taken to have the
+   * default key policy, which lets IAM policies in its account allow (AWS KMS Developer Guide,
+   * 'Default key policy'). An auditor can normally read that policy, so a refusal suggests one
+   * that does not simply delegate to IAM: for a key listed here the engine assumes nothing,
+   * and whether its key policy allows a caller is an undecided condition (`KeyPolicyUnread`).
+   * A key whose policy `resourcePolicies` gives is decided by that policy (with a warning).
+   */
+  unreadableKeyPolicies?: readonly string[];
   organization?: OrganizationInput;
 }

@@ -29,6 +29,7 @@ export function createAccountModel(
   const resourcePolicies = new Map<string, ResourcePolicyRecord>();
   const bucketOwners = new Map<string, string>();
   const awsManagedKeys = new Set<string>();
+  const unreadableKeyPolicies = new Set<string>();
   const parsed = snapshots.flatMap((snapshot, i) => {
     const prefix = snapshots.length > 1 ? `accounts[${i}].` : "";
     if (!isObject(snapshot)) {
@@ -99,6 +100,19 @@ export function createAccountModel(
       issues,
     ))
       awsManagedKeys.add(arn);
+    const unreadPath = `${prefix}unreadableKeyPolicies`;
+    const unread = snapshot.unreadableKeyPolicies;
+    for (const arn of readKeyArns(unread, accountId, unreadPath, issues)) {
+      if (resourcePolicies.has(arn))
+        issues.push(
+          issueAt(
+            `${unreadPath}[${(unread ?? []).indexOf(arn)}]`,
+            `${arn} has a key policy in resourcePolicies: that policy decides, not an unread one`,
+            "warning",
+          ),
+        );
+      else unreadableKeyPolicies.add(arn);
+    }
     accounts.set(accountId, {
       accountId,
       partition,
@@ -122,7 +136,15 @@ export function createAccountModel(
       managedPolicies: details.managedPolicies,
     });
   }
-  return { accounts, principals, resourcePolicies, bucketOwners, awsManagedKeys, issues };
+  return {
+    accounts,
+    principals,
+    resourcePolicies,
+    bucketOwners,
+    awsManagedKeys,
+    unreadableKeyPolicies,
+    issues,
+  };
 }
 
 const isBucketArn = (arn: string) => /^arn:[^:]+:s3:::[^/]+$/.test(arn);

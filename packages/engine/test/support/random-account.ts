@@ -24,6 +24,8 @@ export const PATTERNS = [...ACTIONS, "s3:*", "*", "s3:Get*", "iam:*", "k?s:Decry
 export const KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/k1`;
 /** An AWS managed key (the snapshot lists it): AWS refuses changes to it, whatever its policy says. */
 export const AWS_MANAGED_KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/aws-managed-1`;
+/** A key whose key policy could not be read (the snapshot lists it): nothing is assumed of it. */
+export const UNREAD_KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/unread-1`;
 export const RESOURCES = [
   "*",
   "arn:aws:s3:::a/k",
@@ -36,6 +38,7 @@ export const RESOURCES = [
   ROLE,
   KEY,
   AWS_MANAGED_KEY,
+  UNREAD_KEY,
   "arn:aws:iam::aws:policy/AdministratorAccess",
   `arn:aws:iam::${ACCOUNT}:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_A_1`,
   `arn:aws:iam::${ACCOUNT}:role/aws-service-role/ecs.amazonaws.com/AWSServiceRoleForECS`,
@@ -229,6 +232,7 @@ export function buildModel(s: Scenario) {
     },
     buckets: ["d"],
     awsManagedKeys: [AWS_MANAGED_KEY],
+    unreadableKeyPolicies: [UNREAD_KEY],
     ...(s.scp && {
       organization: {
         serviceControlPolicies: [{ target: "r-root", policies: [{ document: doc(s.scp) }] }],
