@@ -1,7 +1,12 @@
-import { createAccountModel } from "@sightline/engine";
+import { analyzeAccount, createAccountModel } from "@sightline/engine";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeAccountModel, type FakeAws, startFakeAws } from "../src/testing/index.ts";
-import { ACCOUNT_ID, model as smallAccount } from "../src/testing/small-account.ts";
+import {
+  ACCOUNT_ID,
+  KEY_ARN,
+  KEY_ID,
+  model as smallAccount,
+} from "../src/testing/small-account.ts";
 import { collectWithFake } from "./fixtures/collect-with-fake.ts";
 
 describe("collectAccount: what cannot be read becomes a warning", () => {
@@ -30,6 +35,23 @@ describe("collectAccount: what cannot be read becomes a warning", () => {
       },
     ]);
     expect(snapshot.resourcePolicies?.["arn:aws:s3:::reports"]).toBeUndefined();
+  });
+
+  it("marks a key whose policy it was refused, and the analysis answers its access conditional", async () => {
+    const aws = await start();
+    aws.inject({ operation: "GetKeyPolicy", kind: "access-denied", resource: KEY_ID });
+    const { snapshot, warnings } = await collectWithFake(aws);
+    expect(warnings.map((w) => [w.kind, w.action, w.resourceArn])).toEqual([
+      ["resource-unreadable", "kms:GetKeyPolicy", KEY_ARN],
+    ]);
+    expect(warnings[0]?.message).toContain("conditional");
+    expect(snapshot.resourcePolicies?.[KEY_ARN]).toBeUndefined();
+    expect(snapshot.unreadableKeyPolicies).toEqual([KEY_ARN]);
+    // Not the default key policy: who holds the key's capabilities holds them under conditions.
+    const analysis = analyzeAccount(createAccountModel(snapshot), { accounts: [ACCOUNT_ID] });
+    const rows = [...analysis.resourceAccessSummaries()].filter((r) => r.resourceArn === KEY_ARN);
+    expect(rows).not.toHaveLength(0);
+    for (const row of rows) expect(row.conditional).toBe(true);
   });
 
   it("warns that SCPs were not applied when the account cannot read its organization", async () => {

@@ -58,6 +58,10 @@ export async function collectAccount(input: CollectAccountInput): Promise<Collec
         buckets: Object.keys(buckets.buckets),
         // AWS manages these keys: customers cannot change them (engine `awsManagedKeys`).
         ...(keys.awsManagedKeys.length > 0 ? { awsManagedKeys: keys.awsManagedKeys.sort() } : {}),
+        // Keys whose policy Sightline was refused: their KMS access is conditional (engine).
+        ...(keys.unreadableKeyPolicies.length > 0
+          ? { unreadableKeyPolicies: keys.unreadableKeyPolicies.sort() }
+          : {}),
         ...(organization ? { organization } : {}),
       },
       metadata: {

@@ -20,6 +20,12 @@ export interface CollectedKeys {
    * so that the engine knows AWS refuses customers' changes to them (snapshot `awsManagedKeys`).
    */
   readonly awsManagedKeys: string[];
+  /**
+   * ARNs of customer managed keys whose key policy Sightline was refused: the engine answers
+   * their KMS access as conditional (snapshot `unreadableKeyPolicies`) rather than assume the
+   * default key policy.
+   */
+  readonly unreadableKeyPolicies: string[];
 }
 
 /** Keys that can no longer be used, whose access is moot. */
@@ -38,7 +44,12 @@ export async function readKeys(
   const perRegion = await mapConcurrent(regions, ctx.concurrency, (region) =>
     readRegionKeys(ctx, region),
   );
-  const collected: CollectedKeys = { policies: {}, keys: {}, awsManagedKeys: [] };
+  const collected: CollectedKeys = {
+    policies: {},
+    keys: {},
+    awsManagedKeys: [],
+    unreadableKeyPolicies: [],
+  };
   for (const key of perRegion.flat()) {
     if (key.awsManaged) {
       collected.awsManagedKeys.push(key.arn);
@@ -46,6 +57,7 @@ export async function readKeys(
     }
     collected.keys[key.arn] = key.metadata;
     if (key.policy !== undefined) collected.policies[key.arn] = key.policy;
+    else if (key.policyUnread) collected.unreadableKeyPolicies.push(key.arn);
   }
   return collected;
 }
@@ -116,7 +128,7 @@ async function readKey(
     {
       ...base,
       action: "kms:GetKeyPolicy",
-      consequence: "The analysis assumed the default key policy",
+      consequence: "The key's KMS access is reported conditional: its key policy is unknown",
     },
     async () => (await kms.send(new GetKeyPolicyCommand({ KeyId: keyId }))).Policy,
   );
@@ -139,5 +151,11 @@ async function readKey(
     tags: tags ?? {},
   };
   const policy = policyText === undefined ? undefined : parseJsonDocument(policyText);
-  return { arn: described.Arn ?? arn, awsManaged: false as const, metadata, policy };
+  return {
+    arn: described.Arn ?? arn,
+    awsManaged: false as const,
+    metadata,
+    policy,
+    policyUnread: policyText === undefined,
+  };
 }
