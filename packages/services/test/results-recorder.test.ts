@@ -2,6 +2,8 @@ import { analyzeAccount, createAccountModel } from "@sightline/engine";
 import { describe, expect, it } from "vitest";
 // The engine's bench generator (not part of its package exports): an account of 100 principals.
 import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
+import { PrincipalRecords } from "../src/changes/record-text.ts";
+import { decodePrincipal } from "../src/changes/result-records.ts";
 import { type AnalysisForResults, ResultsRecorder } from "../src/changes/results-recorder.ts";
 
 const input = (): AnalysisForResults => ({
@@ -50,5 +52,36 @@ describe("the store's records, built while the reports read the rows", () => {
     for (const _ of observed.resourceAccessSummaries()) if (++read > 10) break;
     expect(read).toBe(11);
     expect(storedOf(recorder)).toEqual(alone);
+  });
+
+  it("never gives a principal the rows of one the analysis does not list", () => {
+    const principal = (name: string) => ({
+      principalArn: `arn:aws:iam::${ACCOUNT}:user/${name}`,
+      principalName: name,
+      principalType: "IAMUser",
+      iamAdmin: "no",
+      iamAdminGrantedBy: [],
+    });
+    const row = (name: string) => ({
+      principalArn: `arn:aws:iam::${ACCOUNT}:user/${name}`,
+      service: "S3",
+      capability: "read-data",
+      resourceArn: "*",
+      conditional: false,
+      grantedBy: [],
+    });
+    const analysis = {
+      principals: [principal("listed"), principal("quiet")],
+      *principalAccessSummaries() {
+        yield row("listed");
+        yield row("ghost");
+      },
+    } as unknown as AnalysisForResults["analysis"];
+    const records = new PrincipalRecords(analysis, () => ({ credentials: {} }));
+    for (const r of analysis.principalAccessSummaries()) records.add(r);
+    const byName = new Map(records.finish().map((p) => [p.head.name, decodePrincipal(p.stored)]));
+    expect([...byName.keys()].sort()).toEqual(["listed", "quiet"]);
+    expect(byName.get("listed")?.access).toHaveLength(1);
+    expect(byName.get("quiet")?.access).toEqual([]);
   });
 });

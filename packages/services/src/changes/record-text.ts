@@ -92,7 +92,6 @@ export class PrincipalRecords {
     if (row.principalArn !== this.#arn) {
       this.#close();
       this.#arn = row.principalArn;
-      this.#access = new EntryText();
     }
     this.#access.add(
       `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
@@ -112,7 +111,9 @@ export class PrincipalRecords {
   #close(): void {
     const arn = this.#arn;
     const row = arn === undefined ? undefined : this.#rows.get(arn);
+    const access = this.#access;
     this.#arn = undefined;
+    this.#access = new EntryText();
     if (!arn || !row) return;
     this.#rows.delete(arn);
     const head = {
@@ -124,8 +125,7 @@ export class PrincipalRecords {
       ...this.#details(arn),
     };
     const rest = JSON.stringify({ iamAdminGrantedBy: head.iamAdminGrantedBy }).slice(0, -1);
-    const json = `${rest},${this.#access.json("access")}}`;
-    this.#access = new EntryText();
+    const json = `${rest},${access.json("access")}}`;
     this.recorded.push({ head, stored: encodePrincipal(head, json) });
   }
 }
