@@ -36,9 +36,10 @@ export const AWS_PROTECTED_RESOURCES: readonly ProtectedResourceRule[] = [
   {
     what: "AWS managed policies",
     source:
-      "IAM User Guide, 'AWS managed policies': you cannot change the permissions defined in AWS managed policies; AWS updates them",
+      "IAM User Guide, 'AWS managed policies': you cannot change the permissions defined in AWS managed policies; AWS updates them; IAM API Reference, 'CreatePolicy': it creates a managed policy in your own account, so no customer creates one under the aws account",
     resource: "arn:*:iam::aws:policy/*",
     actions: [
+      "iam:createpolicy",
       "iam:createpolicyversion",
       "iam:deletepolicy",
       "iam:deletepolicyversion",
@@ -49,7 +50,10 @@ export const AWS_PROTECTED_RESOURCES: readonly ProtectedResourceRule[] = [
   },
   {
     // iam:DeleteServiceLinkedRole, UpdateRole and UpdateRoleDescription (the description)
-    // stay allowed ('Update a service-linked role', 'Delete a service-linked role').
+    // stay allowed ('Update a service-linked role', 'Delete a service-linked role'), and
+    // so do iam:CreateServiceLinkedRole and iam:PassRole: some services have customers pass
+    // their service-linked role (Amazon EC2 Auto Scaling User Guide, 'Service-linked roles
+    // for Amazon EC2 Auto Scaling', custom-suffix roles).
     what: "service-linked roles",
     source:
       "IAM User Guide, 'Using service-linked roles' and IAM API Reference, 'UnmodifiableEntity': service-linked roles are protected AWS resources; only the service that depends on the role can modify or delete it",
@@ -57,12 +61,16 @@ export const AWS_PROTECTED_RESOURCES: readonly ProtectedResourceRule[] = [
     actions: ROLE_CHANGES,
   },
   {
+    // iam:PassRole stays governed by policies: no AWS documentation refuses it here.
     what: "IAM Identity Center reserved roles",
     source:
-      "IAM Identity Center User Guide, 'IAM Identity Center created roles' (roles under /aws-reserved/sso.amazonaws.com/): they are changed only through IAM Identity Center permission sets, not in IAM",
+      "IAM Identity Center User Guide, 'IAM Identity Center created roles' (roles under /aws-reserved/sso.amazonaws.com/): they are created and changed only through IAM Identity Center permission sets, not in IAM; and they are not service-linked roles (IAM User Guide, 'Using service-linked roles': those are under /aws-service-role/), so iam:CreateServiceLinkedRole and iam:DeleteServiceLinkedRole cannot name them",
     resource: "arn:*:iam::*:role/aws-reserved/sso.amazonaws.com/*",
     actions: [
       ...ROLE_CHANGES,
+      "iam:createrole",
+      "iam:createservicelinkedrole",
+      "iam:deleteservicelinkedrole",
       "iam:updaterole",
       "iam:updateroledescription",
       "iam:tagrole",
