@@ -13,6 +13,14 @@ import type { AccessLevel } from "../analyze/decision-at.ts";
 import { type Issue, issueAt } from "../issues.ts";
 import type { CompiledGlob } from "../policy/glob.ts";
 import { conditionOutcome, conditionPassingBits } from "./azure-condition.ts";
+import type {
+  AzureAssignment,
+  AzureDeny,
+  AzureModel,
+  AzurePrincipal,
+  AzureRole,
+  PermissionBlock,
+} from "./azure-model.ts";
 import {
   AzureOperationIndex,
   type CapabilityPair,
@@ -22,15 +30,7 @@ import {
 } from "./azure-operations.ts";
 import { ancestorsOrSelf, normalizeScope, providerOfResourceId } from "./azure-scope.ts";
 import type { AzureSnapshot } from "./azure-snapshot.ts";
-import {
-  type AzureAssignment,
-  type AzureDeny,
-  type AzureModel,
-  type AzurePrincipal,
-  type AzureRole,
-  type PermissionBlock,
-  readAzureSnapshot,
-} from "./read-azure-snapshot.ts";
+import { readAzureSnapshot } from "./read-azure-snapshot.ts";
 
 export interface AzureAnalyzeOptions {
   /**
