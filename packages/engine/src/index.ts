@@ -50,6 +50,7 @@ export {
   analyzeAzureSubscription,
   azureResourceMetadata,
 } from "./azure/analyze-azure.ts";
+export { AzureSnapshotError } from "./azure/azure-model.ts";
 export type {
   AzureDenyAssignmentInput,
   AzureDenyAssignmentProperties,
@@ -62,7 +63,6 @@ export type {
   AzureRoleDefinitionInput,
   AzureSnapshot,
 } from "./azure/azure-snapshot.ts";
-export { AzureSnapshotError } from "./azure/read-azure-snapshot.ts";
 export { ENGINE_VERSION } from "./engine-version.ts";
 export type {
   AccessEdgeAttributes,

@@ -13,7 +13,7 @@ import type {
 } from "./analysis-types.ts";
 import { accessAt } from "./decision-at.ts";
 import { namedPrincipals } from "./external-principals.ts";
-import { GrantNames } from "./grant-sources.ts";
+import { GrantNames } from "./grant-names.ts";
 import { ownedResources } from "./owned-resources.ts";
 import { groupPrincipals, policySetKey } from "./principal-groups.ts";
 import {

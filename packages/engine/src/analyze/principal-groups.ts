@@ -49,12 +49,12 @@ function touchesWindow(
   return statements.some((s) => index.namesActionIn(index.actionSet(s), window));
 }
 
-/** Groups principals by key, keeping first-seen order. */
-export function groupPrincipals(
-  records: readonly PrincipalRecord[],
-  keyOf: (r: PrincipalRecord) => string,
-): Map<string, PrincipalRecord[]> {
-  const groups = new Map<string, PrincipalRecord[]>();
+/** Groups principals (AWS principal records, Azure principals) by key, keeping first-seen order. */
+export function groupPrincipals<P>(
+  records: readonly P[],
+  keyOf: (r: P) => string,
+): Map<string, P[]> {
+  const groups = new Map<string, P[]>();
   for (const r of records) {
     const key = keyOf(r);
     const list = groups.get(key);

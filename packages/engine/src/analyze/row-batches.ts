@@ -2,13 +2,8 @@ import type { PrincipalRecord } from "../snapshot/account-model.ts";
 import type { PrefixWindow } from "./action-index.ts";
 import type { GrantSource, ResourceAccessSummary } from "./analysis-types.ts";
 import type { CapabilityLevel } from "./capability-levels.ts";
-import {
-  type GrantList,
-  type GrantNames,
-  type GroupNaming,
-  joinSources,
-  type StatementGrants,
-} from "./grant-sources.ts";
+import { type GrantNames, type GroupNaming, joinSources } from "./grant-names.ts";
+import type { GrantList, StatementGrants } from "./grant-sources.ts";
 import type { TriSet } from "./tri-set.ts";
 
 /**

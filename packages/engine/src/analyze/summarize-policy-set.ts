@@ -11,11 +11,11 @@ import type { AccessEvaluator } from "./access-evaluator.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import { hasBit } from "./bits.ts";
 import { type CapabilityLevel, capabilityLevels, namesCapability } from "./capability-levels.ts";
+import { GrantNames } from "./grant-names.ts";
 import {
   appliesTo,
   GrantCandidates,
   type GrantList,
-  GrantNames,
   mergeGrantingPolicies,
 } from "./grant-sources.ts";
 import type { TriSet } from "./tri-set.ts";

@@ -13,13 +13,8 @@ import type { GrantSource, ResourceAccessSummary, ResourceRow } from "./analysis
 import { type CapabilityLevel, capabilityLevels } from "./capability-levels.ts";
 import { describeResource } from "./describe-resource.ts";
 import { listExternalPrincipals, namedPrincipals } from "./external-principals.ts";
-import {
-  appliesTo,
-  GrantCandidates,
-  type GrantList,
-  GrantNames,
-  StatementGrants,
-} from "./grant-sources.ts";
+import { GrantNames } from "./grant-names.ts";
+import { appliesTo, GrantCandidates, type GrantList, StatementGrants } from "./grant-sources.ts";
 import type { PolicyIds } from "./policy-traits.ts";
 import { standInResource } from "./resource-literals.ts";
 import { nameGroup, type RowBase, type RowBatch, withResourceGrants } from "./row-batches.ts";
