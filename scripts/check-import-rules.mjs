@@ -3,7 +3,7 @@
  * file importing a module from a place in the tree, and expects `lint/style/noRestrictedImports`
  * (and a non-zero exit) where the rules forbid the import, a clean exit where they allow it.
  *
- * The rules: apps → services → aws, azure, reports, db → domain → engine → capabilities (logging
+ * The rules: apps → services → aws, azure, reports, db, runtime → domain → engine → capabilities (logging
  * beside them, importable by all); the AWS SDK in packages/aws alone, the Azure SDK in
  * packages/azure alone, Hono in apps/api alone; no file, network or process I/O in the source
  * of engine, domain and capabilities. They live in biome.json and in each package's biome.json.
@@ -48,6 +48,9 @@ const CASES = [
   ["packages/azure/src", "@aws-sdk/client-s3", true],
   ["packages/reports/src", "@azure/identity", true],
   ["packages/db/src", "@sightline/api", true],
+  ["packages/runtime/src", "@sightline/services", true],
+  ["packages/runtime/src", "@aws-sdk/client-sts", true],
+  ["packages/domain/src", "@sightline/runtime", true],
   ["packages/services/src", "@aws-sdk/client-iam", true],
   ["packages/services/src", "@sightline/worker", true],
   ["packages/logging/src", "@sightline/capabilities", true],
@@ -69,6 +72,8 @@ const CASES = [
   ["packages/reports/src", "@sightline/engine", false],
   ["packages/services/test", "@sightline/aws/testing", false],
   ["apps/cli/src", "@sightline/services", false],
+  ["apps/api/src", "@sightline/runtime", false],
+  ["packages/runtime/src", "@sightline/logging", false],
 ];
 
 /** The root configuration and every workspace's own, copied to the same places under `dir`. */
