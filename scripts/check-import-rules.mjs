@@ -3,9 +3,10 @@
  * file importing a module from a place in the tree, and expects `lint/style/noRestrictedImports`
  * (and a non-zero exit) where the rules forbid the import, a clean exit where they allow it.
  *
- * The rules: apps → services → aws, azure, reports, db → domain → engine → capabilities (logging
+ * The rules: apps → services → aws, azure, reports, db, runtime → domain → engine → capabilities (logging
  * beside them, importable by all); the AWS SDK in packages/aws alone, the Azure SDK in
- * packages/azure alone, Hono in apps/api alone; no file, network or process I/O in the source
+ * packages/azure alone (the fakes, packages/aws-fake and packages/azure-fake, import neither SDK),
+ * the fakes in no src/ but tests', benchmarks' and scripts' alone, Hono in apps/api alone; no file, network or process I/O in the source
  * of engine, domain and capabilities. They live in biome.json and in each package's biome.json.
  *
  * The files are linted in a temporary copy of the configuration (the root biome.json and
@@ -48,6 +49,16 @@ const CASES = [
   ["packages/azure/src", "@aws-sdk/client-s3", true],
   ["packages/reports/src", "@azure/identity", true],
   ["packages/db/src", "@sightline/api", true],
+  ["packages/runtime/src", "@sightline/services", true],
+  ["packages/services/src", "@sightline/aws-fake", true],
+  ["packages/aws/src", "@sightline/aws-fake", true],
+  ["apps/api/src", "@sightline/azure-fake", true],
+  ["packages/aws-fake/src", "@sightline/aws", true],
+  ["packages/aws-fake/src", "@aws-sdk/client-s3", true],
+  ["packages/azure-fake/src", "@azure/identity", true],
+  ["packages/azure-fake/src", "@sightline/azure", true],
+  ["packages/runtime/src", "@aws-sdk/client-sts", true],
+  ["packages/domain/src", "@sightline/runtime", true],
   ["packages/services/src", "@aws-sdk/client-iam", true],
   ["packages/services/src", "@sightline/worker", true],
   ["packages/logging/src", "@sightline/capabilities", true],
@@ -67,8 +78,12 @@ const CASES = [
   ["packages/domain/src", "@sightline/engine", false],
   ["packages/aws/src", "@sightline/domain", false],
   ["packages/reports/src", "@sightline/engine", false],
-  ["packages/services/test", "@sightline/aws/testing", false],
+  ["packages/services/test", "@sightline/aws-fake", false],
+  ["packages/aws/test", "@sightline/aws-fake/small-account", false],
+  ["packages/azure/test", "@sightline/azure-fake", false],
   ["apps/cli/src", "@sightline/services", false],
+  ["apps/api/src", "@sightline/runtime", false],
+  ["packages/runtime/src", "@sightline/logging", false],
 ];
 
 /** The root configuration and every workspace's own, copied to the same places under `dir`. */

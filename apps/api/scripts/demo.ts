@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
-import { type FakeAccountModel, smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { type FakeAccountModel, smallAccount, startFakeAws } from "@sightline/aws-fake";
 
 // A copy the demo may change, as an administrator would change the account between analyses.
 const model: { -readonly [K in keyof FakeAccountModel]: FakeAccountModel[K] } = {

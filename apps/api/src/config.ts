@@ -1,4 +1,4 @@
-import { BaseConfig, estimateEntropyBits, OPERATOR_KEY_MIN_BITS } from "@sightline/db";
+import { BaseConfig, estimateEntropyBits, OPERATOR_KEY_MIN_BITS } from "@sightline/runtime";
 import { PipelineConfig } from "@sightline/services";
 import { z } from "zod";
 

@@ -2,8 +2,9 @@ import { readFile } from "node:fs/promises";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import path from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
-import { createDb, loadOperatorKey, parseConfig, startDatabase } from "@sightline/db";
+import { createDb, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
+import { loadOperatorKey, parseConfig } from "@sightline/runtime";
 import {
   alertSettingsOf,
   loadMasterKey,

@@ -1,4 +1,4 @@
-import { smallAccount } from "@sightline/aws/testing";
+import { smallAccount } from "@sightline/aws-fake";
 import { PrincipalAccess, PrincipalList, WhoCan } from "@sightline/domain";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startE2e } from "./e2e-pipeline.ts";

@@ -1,4 +1,4 @@
-import { smallAccount } from "@sightline/aws/testing";
+import { smallAccount } from "@sightline/aws-fake";
 import { DeliveryVerification } from "@sightline/domain";
 import { describe, expect, it } from "vitest";
 import { startE2e } from "./e2e-pipeline.ts";

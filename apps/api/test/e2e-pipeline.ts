@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { DeliveryVerification, ExecutionRecord } from "@sightline/domain";
 import { startWorker, type WorkerSettings } from "@sightline/services";
 import { afterAll, expect } from "vitest";

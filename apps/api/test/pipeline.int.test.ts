@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { smallAccount } from "@sightline/aws/testing";
+import { smallAccount } from "@sightline/aws-fake";
 import { describe, expect, it } from "vitest";
 import { startE2e } from "./e2e-pipeline.ts";
 

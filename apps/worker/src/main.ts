@@ -1,6 +1,7 @@
 import path from "node:path";
-import { BaseConfig, parseConfig, startDatabase } from "@sightline/db";
+import { startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
+import { BaseConfig, parseConfig } from "@sightline/runtime";
 import {
   alertSettingsOf,
   openServiceContext,

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import {
   createDb,
   getExecution,

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { assumeAuditorRole } from "../src/credentials/assume-auditor-role.ts";
-import { type FakeAws, startFakeAws } from "../src/testing/index.ts";
+import { type FakeAws, startFakeAws } from "@sightline/aws-fake";
 import {
   AUDITOR_ROLE_ARN,
   EXTERNAL_ID,
   model as smallAccount,
-} from "../src/testing/small-account.ts";
+} from "@sightline/aws-fake/small-account";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { assumeAuditorRole } from "../src/credentials/assume-auditor-role.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 
 describe("assumeAuditorRole", () => {

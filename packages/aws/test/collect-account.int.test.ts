@@ -1,12 +1,12 @@
-import { authorize, createAccountModel } from "@sightline/engine";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeAws, startFakeAws } from "../src/testing/index.ts";
+import { type FakeAws, startFakeAws } from "@sightline/aws-fake";
 import {
   ACCOUNT_ID,
   INBOX_KEY_ARN,
   KEY_ARN,
   model as smallAccount,
-} from "../src/testing/small-account.ts";
+} from "@sightline/aws-fake/small-account";
+import { authorize, createAccountModel } from "@sightline/engine";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assumeFixtureRole, collectWithFake } from "./fixtures/collect-with-fake.ts";
 
 describe("collectAccount against the loopback fake", () => {

@@ -1,6 +1,6 @@
+import { type FakeAws, startFakeAws } from "@sightline/aws-fake";
+import { ACCOUNT_ID, model as smallAccount } from "@sightline/aws-fake/small-account";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeAws, startFakeAws } from "../src/testing/index.ts";
-import { ACCOUNT_ID, model as smallAccount } from "../src/testing/small-account.ts";
 import { collectWithFake } from "./fixtures/collect-with-fake.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 

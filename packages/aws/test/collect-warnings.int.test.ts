@@ -1,12 +1,12 @@
-import { analyzeAccount, createAccountModel } from "@sightline/engine";
-import { afterEach, describe, expect, it } from "vitest";
-import { type FakeAccountModel, type FakeAws, startFakeAws } from "../src/testing/index.ts";
+import { type FakeAccountModel, type FakeAws, startFakeAws } from "@sightline/aws-fake";
 import {
   ACCOUNT_ID,
   KEY_ARN,
   KEY_ID,
   model as smallAccount,
-} from "../src/testing/small-account.ts";
+} from "@sightline/aws-fake/small-account";
+import { analyzeAccount, createAccountModel } from "@sightline/engine";
+import { afterEach, describe, expect, it } from "vitest";
 import { collectWithFake } from "./fixtures/collect-with-fake.ts";
 
 describe("collectAccount: what cannot be read becomes a warning", () => {

@@ -1,8 +1,8 @@
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
+import type { FakeState } from "@sightline/aws-fake/internals";
+import { takeFault } from "@sightline/aws-fake/internals";
+import { INBOX_BUCKET } from "@sightline/aws-fake/small-account";
 import { describe, expect, it } from "vitest";
-import { takeFault } from "../src/testing/fake-faults.ts";
-import type { FakeState } from "../src/testing/fake-state.ts";
-import { INBOX_BUCKET } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 import { MIB, sha256Base64, useInboxWithFake } from "./fixtures/inbox-with-fake.ts";
 

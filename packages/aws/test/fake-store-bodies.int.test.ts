@@ -3,16 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { type FakeAws, type StoreBodies, startFakeAws } from "@sightline/aws-fake";
+import { addPart, createPartDigest, finishPartDigest } from "@sightline/aws-fake/internals";
+import { INBOX_KEY_ARN, model as smallAccount } from "@sightline/aws-fake/small-account";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sdkClientConfig } from "../src/client-options.ts";
 import { createS3Inbox } from "../src/deliver/create-s3-inbox.ts";
-import { type FakeAws, type StoreBodies, startFakeAws } from "../src/testing/index.ts";
-import {
-  addPart,
-  createPartDigest,
-  finishPartDigest,
-} from "../src/testing/services/part-digest.ts";
-import { INBOX_KEY_ARN, model as smallAccount } from "../src/testing/small-account.ts";
 import { compositeOf } from "./fixtures/inbox-with-fake.ts";
 
 const MIB = 1024 * 1024;

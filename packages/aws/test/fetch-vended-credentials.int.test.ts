@@ -1,14 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { collectAccount } from "../src/collect/collect-account.ts";
-import { fetchVendedCredentials } from "../src/credentials/fetch-vended-credentials.ts";
 import {
   type FakeAws,
   type FakeCredentialVending,
   startFakeAws,
   startFakeCredentialVending,
   type VendingAnswer,
-} from "../src/testing/index.ts";
-import { ACCOUNT_ID, model as smallAccount } from "../src/testing/small-account.ts";
+} from "@sightline/aws-fake";
+import { ACCOUNT_ID, model as smallAccount } from "@sightline/aws-fake/small-account";
+import { afterEach, describe, expect, it } from "vitest";
+import { collectAccount } from "../src/collect/collect-account.ts";
+import { fetchVendedCredentials } from "../src/credentials/fetch-vended-credentials.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 
 const TOKEN = "vending-token-0123456789";

@@ -1,7 +1,7 @@
+import { type FakeAws, startFakeAws } from "@sightline/aws-fake";
+import { KEY_ARN, model as smallAccount } from "@sightline/aws-fake/small-account";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKmsMasterKey } from "../src/deliver/create-kms-master-key.ts";
-import { type FakeAws, startFakeAws } from "../src/testing/index.ts";
-import { KEY_ARN, model as smallAccount } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 
 describe("createKmsMasterKey", () => {

@@ -3,9 +3,9 @@ import {
   PutObjectCommand,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
+import type { FaultKind } from "@sightline/aws-fake";
+import { INBOX_BUCKET } from "@sightline/aws-fake/small-account";
 import { describe, expect, it } from "vitest";
-import type { FaultKind } from "../src/testing/index.ts";
-import { INBOX_BUCKET } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 import { MIB, sha256Base64, sha256Hex, useInboxWithFake } from "./fixtures/inbox-with-fake.ts";
 

@@ -1,5 +1,5 @@
+import { ACCOUNT_ID, INBOX_BUCKET, model } from "@sightline/aws-fake/small-account";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_ID, INBOX_BUCKET, model } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 import { MIB, useInboxWithFake } from "./fixtures/inbox-with-fake.ts";
 

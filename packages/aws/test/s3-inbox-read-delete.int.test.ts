@@ -1,5 +1,5 @@
+import { INBOX_BUCKET } from "@sightline/aws-fake/small-account";
 import { describe, expect, it } from "vitest";
-import { INBOX_BUCKET } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 import { useInboxWithFake } from "./fixtures/inbox-with-fake.ts";
 

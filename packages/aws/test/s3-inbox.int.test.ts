@@ -1,5 +1,5 @@
+import { INBOX_KEY_ARN } from "@sightline/aws-fake/small-account";
 import { describe, expect, it } from "vitest";
-import { INBOX_KEY_ARN } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 import { compositeOf, MIB, sha256Base64, useInboxWithFake } from "./fixtures/inbox-with-fake.ts";
 

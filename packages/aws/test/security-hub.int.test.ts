@@ -1,9 +1,9 @@
+import { type FakeAws, startFakeAws } from "@sightline/aws-fake";
+import { ACCOUNT_ID, model as smallAccount } from "@sightline/aws-fake/small-account";
 import type { AccessChange } from "@sightline/domain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { importSecurityHubFindings } from "../src/alerts/import-security-hub-findings.ts";
 import { securityHubFinding } from "../src/alerts/security-hub-findings.ts";
-import { type FakeAws, startFakeAws } from "../src/testing/index.ts";
-import { ACCOUNT_ID, model as smallAccount } from "../src/testing/small-account.ts";
 import { failureOf } from "./fixtures/failure-of.ts";
 
 const ROLE = `arn:aws:iam::${ACCOUNT_ID}:role/SightlineFindings`;

@@ -6,9 +6,10 @@
  *
  *   pnpm --filter @sightline/azure bench
  */
+
+import { type FakeAzureModel, smallTenant, startFakeAzure } from "@sightline/azure-fake";
 import { collectSubscription } from "../src/collect/collect-subscription.ts";
 import { createAppCredential } from "../src/credentials/app-credential.ts";
-import { type FakeAzureModel, smallTenant, startFakeAzure } from "../src/testing/index.ts";
 
 const USERS = 19_000;
 const SERVICE_PRINCIPALS = 1_000;

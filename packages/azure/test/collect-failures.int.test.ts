@@ -1,18 +1,18 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AppError } from "@sightline/domain";
-import { afterEach, describe, expect, it } from "vitest";
-import { collectSubscription } from "../src/collect/collect-subscription.ts";
-import { type AppSecret, createAppCredential } from "../src/credentials/app-credential.ts";
-import { createVendedTokenCredential } from "../src/credentials/vended-token-credential.ts";
-import type { AzureHttpOptions } from "../src/rest/azure-rest-client.ts";
 import {
   applicationCertificate,
   type FakeAzure,
   type FakeAzureModel,
   smallTenant,
   startFakeAzure,
-} from "../src/testing/index.ts";
+} from "@sightline/azure-fake";
+import type { AppError } from "@sightline/domain";
+import { afterEach, describe, expect, it } from "vitest";
+import { collectSubscription } from "../src/collect/collect-subscription.ts";
+import { type AppSecret, createAppCredential } from "../src/credentials/app-credential.ts";
+import { createVendedTokenCredential } from "../src/credentials/vended-token-credential.ts";
+import type { AzureHttpOptions } from "../src/rest/azure-rest-client.ts";
 
 const { CLIENT_ID, CLIENT_SECRET, SUBSCRIPTION_ID, TENANT_ID, ALICE, BOB, PLATFORM_OPS } =
   smallTenant;

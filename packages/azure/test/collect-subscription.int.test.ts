@@ -1,7 +1,7 @@
+import { type FakeAzure, smallTenant, startFakeAzure } from "@sightline/azure-fake";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectSubscription } from "../src/collect/collect-subscription.ts";
 import { createAppCredential } from "../src/credentials/app-credential.ts";
-import { type FakeAzure, smallTenant, startFakeAzure } from "../src/testing/index.ts";
 
 const {
   ALICE,

@@ -11,7 +11,6 @@ export {
   listSharedAuditorRoles,
   type SharedAuditorRole,
 } from "./auditor-roles.ts";
-export * from "./boot/index.ts";
 export { type ChangeFeed, type ChangeHandlers, listenForChanges } from "./change-feed.ts";
 export {
   type CreateDbOptions,
@@ -40,3 +39,4 @@ export * from "./partner-customers.ts";
 export * from "./partners.ts";
 export { rawQuery, sqlExecutorOf } from "./raw-query.ts";
 export * from "./review-settings.ts";
+export { openServiceDatabase, type StartedDatabase, startDatabase } from "./start-database.ts";

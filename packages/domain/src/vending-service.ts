@@ -5,6 +5,10 @@ import { AppError } from "./app-error.ts";
  * The HTTP exchange with a partner's credential vending service (the `cvs` auditor method),
  * shared by the AWS and Azure collectors: a JSON POST with `Authorization: Bearer <token>`,
  * answered `200` with a JSON body (see the README's `cvs` section).
+ *
+ * What is sent and how an answer reads are decided here, without I/O; the POST itself is made
+ * by `callVendingService` in `@sightline/aws` and `@sightline/azure`, each beside its
+ * credential code.
  */
 export interface VendingServiceCall<T> {
   /** Checked by `vendingServiceUrl`. */
@@ -14,11 +18,14 @@ export interface VendingServiceCall<T> {
   readonly body: unknown;
   /** What a `200` answer must hold. */
   readonly schema: z.ZodType<T>;
-  /** Default 15 s. */
+  /** Default 15 s (`VENDING_SERVICE_TIMEOUT_MS`). */
   readonly timeoutMs?: number;
   /** Words for the error messages: what a 404 lacks, what a malformed answer was. */
   readonly wording: { notFound: string; malformed: string; context?: string };
 }
+
+/** How long a call waits for the answer unless `timeoutMs` says otherwise. */
+export const VENDING_SERVICE_TIMEOUT_MS = 15_000;
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_QUOTED_MESSAGE = 200;
@@ -37,31 +44,47 @@ export function vendingServiceUrl(raw: string): URL {
   return url;
 }
 
-/** POSTs the call and returns the parsed answer; every failure is `CREDENTIAL_VENDING_FAILED`. */
-export async function callVendingService<T>(call: VendingServiceCall<T>): Promise<T> {
+/** The request a call sends, all but its timeout signal: a JSON POST that follows no redirect. */
+export function vendingServiceRequest(call: VendingServiceCall<unknown>): {
+  method: "POST";
+  headers: Record<string, string>;
+  body: string;
+  redirect: "error";
+} {
+  return {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${call.token}`,
+      "content-type": "application/json",
+      accept: "application/json",
+    },
+    body: JSON.stringify(call.body),
+    redirect: "error",
+  };
+}
+
+/** The error for a service that did not answer (refused connection, timeout, redirect, …). */
+export function vendingServiceUnreachable(url: URL, error: unknown): AppError {
+  return new AppError(
+    "CREDENTIAL_VENDING_FAILED",
+    `The credential vending service at ${url.origin} did not answer (${(error as Error).name})`,
+    { cause: error },
+  );
+}
+
+/**
+ * Reads an answer: its parsed data for a `2xx` status with a body the schema accepts, else throws
+ * `CREDENTIAL_VENDING_FAILED` (retryable for 429 and 5xx). `body` is the answer's JSON, or
+ * `undefined` when it was none.
+ */
+export function vendingServiceAnswer<T>(
+  call: VendingServiceCall<T>,
+  status: number,
+  body: unknown,
+): T {
   const { url } = call;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${call.token}`,
-        "content-type": "application/json",
-        accept: "application/json",
-      },
-      body: JSON.stringify(call.body),
-      redirect: "error",
-      signal: AbortSignal.timeout(call.timeoutMs ?? 15_000),
-    });
-  } catch (error) {
-    throw new AppError(
-      "CREDENTIAL_VENDING_FAILED",
-      `The credential vending service at ${url.origin} did not answer (${(error as Error).name})`,
-      { cause: error },
-    );
-  }
-  if (!response.ok) throw await refusal(response, url, call.wording);
-  const parsed = call.schema.safeParse(await response.json().catch(() => undefined));
+  if (status < 200 || status > 299) throw refusal(status, body, url, call.wording);
+  const parsed = call.schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join(".") || "body";
@@ -74,15 +97,14 @@ export async function callVendingService<T>(call: VendingServiceCall<T>): Promis
   return parsed.data;
 }
 
-async function refusal(
-  response: Response,
+function refusal(
+  status: number,
+  body: unknown,
   url: URL,
   wording: VendingServiceCall<unknown>["wording"],
-): Promise<AppError> {
-  const body = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
-  const quoted =
-    typeof body?.message === "string" ? `: ${body.message.slice(0, MAX_QUOTED_MESSAGE)}` : "";
-  const status = response.status;
+): AppError {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  const quoted = typeof message === "string" ? `: ${message.slice(0, MAX_QUOTED_MESSAGE)}` : "";
   const retryable = status === 429 || status >= 500;
   const reason =
     status === 401 || status === 403

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { FakeAws, StoreBodies } from "@sightline/aws/testing";
+import type { FakeAws, StoreBodies } from "@sightline/aws-fake";
 import {
   createDb,
   getExecution,

@@ -1,4 +1,4 @@
-import type { FakeAws } from "@sightline/aws/testing";
+import type { FakeAws } from "@sightline/aws-fake";
 import { Manifest } from "@sightline/reports";
 import type { Execution } from "./bench-environment.ts";
 import { INBOX_BUCKET } from "./synthetic-model.ts";

@@ -1,4 +1,4 @@
-import { startFakeAws } from "@sightline/aws/testing";
+import { startFakeAws } from "@sightline/aws-fake";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { type BenchEnvironment, MANIFESTS_ONLY } from "./bench-environment.ts";
 import { checkDelivery } from "./delivery-check.ts";

@@ -1,4 +1,4 @@
-import { startFakeAws } from "@sightline/aws/testing";
+import { startFakeAws } from "@sightline/aws-fake";
 import type { ReportFormat, ReportType } from "@sightline/reports";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { type BenchEnvironment, type Execution, MANIFESTS_ONLY } from "./bench-environment.ts";

@@ -5,7 +5,7 @@ import type {
   FakeOrganization,
   FakeOrganizationPolicy,
   GaadEntry,
-} from "@sightline/aws/testing";
+} from "@sightline/aws-fake";
 // The engine's generator is bench code, not part of its package exports: imported by path.
 import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startFakeAws } from "@sightline/aws/testing";
+import { startFakeAws } from "@sightline/aws-fake";
 import { syntheticAccountModel } from "./synthetic-model.ts";
 import type { UploadResult } from "./upload-process.ts";
 

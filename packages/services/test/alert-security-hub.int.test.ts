@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { AppError, SECURITY_HUB_ROLE_IN_USE } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";
 import { getAlertDestinations } from "../src/alerts/alert-destinations.ts";

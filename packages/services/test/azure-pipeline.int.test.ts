@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { type AzureTokenCredential, createAppCredential } from "@sightline/azure";
-import { smallTenant } from "@sightline/azure/testing";
+import { smallTenant } from "@sightline/azure-fake";
 import { latestSnapshot } from "@sightline/db";
 import { AppError } from "@sightline/domain";
 import type { AzureSnapshot } from "@sightline/engine";

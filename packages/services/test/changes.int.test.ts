@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { credentialReportCsv, type FakeAccountModel, smallAccount } from "@sightline/aws/testing";
+import { credentialReportCsv, type FakeAccountModel, smallAccount } from "@sightline/aws-fake";
 import {
   getAnalysisResult,
   listAccessChanges,

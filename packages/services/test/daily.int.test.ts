@@ -1,5 +1,5 @@
-import { smallAccount } from "@sightline/aws/testing";
-import { smallTenant } from "@sightline/azure/testing";
+import { smallAccount } from "@sightline/aws-fake";
+import { smallTenant } from "@sightline/azure-fake";
 import { listExecutions } from "@sightline/db";
 import { createTestDatabase } from "@sightline/db/testing";
 import { ExecutionId } from "@sightline/domain";

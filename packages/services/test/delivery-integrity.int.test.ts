@@ -1,4 +1,4 @@
-import { smallAccount } from "@sightline/aws/testing";
+import { smallAccount } from "@sightline/aws-fake";
 import { Manifest } from "@sightline/reports";
 import { afterAll, describe, expect, it } from "vitest";
 import { runAnalysis } from "../src/analysis/run-analysis.ts";

@@ -1,5 +1,5 @@
 import { createKmsMasterKey } from "@sightline/aws";
-import { smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { afterAll, describe, expect, it } from "vitest";
 import { openForExecution, sealForExecution } from "../src/credentials/envelope.ts";
 import { kmsMasterKey } from "../src/credentials/master-key.ts";

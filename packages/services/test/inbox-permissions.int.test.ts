@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createS3Inbox } from "@sightline/aws";
-import { type FakeAws, smallAccount, startFakeAws } from "@sightline/aws/testing";
+import { type FakeAws, smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { createDb } from "@sightline/db";
 import { authorize, createAccountModel, parsePolicyDocument } from "@sightline/engine";
 import type { WrittenReport } from "@sightline/reports";

@@ -1,5 +1,5 @@
-import { smallAccount } from "@sightline/aws/testing";
-import { smallTenant } from "@sightline/azure/testing";
+import { smallAccount } from "@sightline/aws-fake";
+import { smallTenant } from "@sightline/azure-fake";
 import { getExecution, setOemGrant, upsertMonitoredAccount } from "@sightline/db";
 import { AppError } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";

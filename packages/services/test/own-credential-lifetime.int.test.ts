@@ -1,4 +1,4 @@
-import { smallAccount } from "@sightline/aws/testing";
+import { smallAccount } from "@sightline/aws-fake";
 import { getExecution, getExecutionCredential, getSnapshotOfExecution } from "@sightline/db";
 import { afterAll, expect, it } from "vitest";
 import { runAnalysis } from "../src/analysis/run-analysis.ts";

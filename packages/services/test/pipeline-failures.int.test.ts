@@ -1,4 +1,4 @@
-import { smallAccount } from "@sightline/aws/testing";
+import { smallAccount } from "@sightline/aws-fake";
 import { getExecutionCredential } from "@sightline/db";
 import type { OwnCredential } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";

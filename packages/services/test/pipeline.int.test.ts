@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { credentialReportCsv, smallAccount } from "@sightline/aws/testing";
+import { credentialReportCsv, smallAccount } from "@sightline/aws-fake";
 import { latestSnapshot } from "@sightline/db";
 import { K9_COLUMN_COUNT, Manifest, PRINCIPAL_ACCESS_COLUMNS } from "@sightline/reports";
 import {

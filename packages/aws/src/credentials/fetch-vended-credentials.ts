@@ -1,5 +1,6 @@
-import { callVendingService, vendingServiceUrl } from "@sightline/domain";
+import { vendingServiceUrl } from "@sightline/domain";
 import type { TemporaryCredentials } from "../aws-credentials.ts";
+import { callVendingService } from "./call-vending-service.ts";
 import { requireValidity } from "./require-validity.ts";
 import { VendedCredentials, type VendingRequest } from "./vended-credentials.ts";
 

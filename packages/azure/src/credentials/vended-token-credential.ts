@@ -1,6 +1,7 @@
 import type { AccessToken, TokenCredential } from "@azure/core-auth";
-import { AppError, callVendingService, vendingServiceUrl } from "@sightline/domain";
+import { AppError, vendingServiceUrl } from "@sightline/domain";
 import { z } from "zod";
+import { callVendingService } from "./call-vending-service.ts";
 
 /** The body Sightline POSTs to the credential vending service for an Azure subscription. */
 export interface AzureVendingRequest {

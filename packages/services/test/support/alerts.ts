@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { loopbackCertificate } from "@sightline/azure/testing";
+import { loopbackCertificate } from "@sightline/azure-fake";
 import {
   type AlertOwner,
   createDb,

@@ -1,4 +1,4 @@
-import type { FakeAws } from "@sightline/aws/testing";
+import type { FakeAws } from "@sightline/aws-fake";
 import type { OwnCredential } from "@sightline/domain";
 
 /**

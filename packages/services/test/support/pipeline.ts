@@ -7,8 +7,8 @@ import {
   type FakeAws,
   smallAccount,
   startFakeAws,
-} from "@sightline/aws/testing";
-import { type FakeAzure, smallTenant, startFakeAzure } from "@sightline/azure/testing";
+} from "@sightline/aws-fake";
+import { type FakeAzure, smallTenant, startFakeAzure } from "@sightline/azure-fake";
 import {
   createDb,
   getExecution,

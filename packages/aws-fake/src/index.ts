@@ -1,4 +1,10 @@
-export { type FakeAws, startFakeAws } from "./fake-aws.ts";
+export {
+  type FakeAws,
+  type FakeClientOptions,
+  type FakeCredentials,
+  type FakeSessionCredentials,
+  startFakeAws,
+} from "./fake-aws.ts";
 export {
   type FakeCredentialVending,
   startFakeCredentialVending,

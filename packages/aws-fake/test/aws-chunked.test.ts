@@ -1,7 +1,7 @@
 import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readPayload } from "../src/testing/aws-chunked.ts";
-import type { FakeRequest } from "../src/testing/fake-request.ts";
+import { readPayload } from "../src/aws-chunked.ts";
+import type { FakeRequest } from "../src/fake-request.ts";
 
 function request(body: string, headers: Record<string, string>): FakeRequest {
   return {

@@ -1,6 +1,7 @@
 export {
   type FakeAzure,
   type FakeAzureCall,
+  type FakeAzureEndpoints,
   type FakeAzureFault,
   type FakeAzureOptions,
   type FakeAzureService,

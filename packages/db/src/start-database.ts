@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Logger } from "@sightline/logging";
-import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from "../embedded.ts";
-import { runMigrations } from "../migrate.ts";
+import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from "./embedded.ts";
+import { runMigrations } from "./migrate.ts";
 
 export interface StartedDatabase {
   /** Where the migrated database answers. */

@@ -1,3 +1,2 @@
 export { BaseConfig, parseConfig } from "./config.ts";
 export { estimateEntropyBits, loadOperatorKey, OPERATOR_KEY_MIN_BITS } from "./operator-key.ts";
-export { openServiceDatabase, type StartedDatabase, startDatabase } from "./start-database.ts";

@@ -2,12 +2,15 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { accountOfArn } from "@sightline/engine/arn";
-import type { AwsCredentials, TemporaryCredentials } from "../aws-credentials.ts";
-import type { AwsClientOptions, AwsService } from "../client-options.ts";
 import { FakeAwsError, serviceError } from "./fake-errors.ts";
 import { addFault, isAlteration, takeFault } from "./fake-faults.ts";
 import type { FakeAccountModel } from "./fake-model.ts";
-import { type FakeRequest, readFakeRequest, visibleHeaders } from "./fake-request.ts";
+import {
+  type FakeRequest,
+  type FakeService,
+  readFakeRequest,
+  visibleHeaders,
+} from "./fake-request.ts";
 import {
   type FakeServiceHandler,
   type FakeSession,
@@ -29,7 +32,29 @@ import { findBucket, storeObject } from "./services/s3-store.ts";
 import { fakeSecurityHub } from "./services/securityhub.ts";
 import { fakeSts } from "./services/sts.ts";
 
-const HANDLERS: Record<AwsService, FakeServiceHandler> = {
+/**
+ * Client options that send every SDK client to the fake: structurally `@sightline/aws`'s
+ * `AwsClientOptions` (the tests of that package pass them where it expects those), declared here
+ * so that the fake does not depend on the package it is a fake for (a dependency cycle).
+ */
+export interface FakeClientOptions {
+  readonly endpoints: Readonly<Record<FakeService, string>>;
+  readonly s3ForcePathStyle: true;
+}
+
+/** Long-term credentials: structurally `@sightline/aws`'s `AwsCredentials`. */
+export interface FakeCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+/** A session's credentials: structurally `@sightline/aws`'s `TemporaryCredentials`. */
+export interface FakeSessionCredentials extends FakeCredentials {
+  readonly sessionToken: string;
+  readonly expiration: Date;
+}
+
+const HANDLERS: Record<FakeService, FakeServiceHandler> = {
   sts: fakeSts,
   iam: fakeIam,
   kms: fakeKms,
@@ -42,9 +67,9 @@ const HANDLERS: Record<AwsService, FakeServiceHandler> = {
 export interface FakeAws {
   readonly url: string;
   /** Client options that send every SDK client here (S3 path-style). */
-  readonly clientOptions: AwsClientOptions;
+  readonly clientOptions: FakeClientOptions;
   /** Sightline's own credentials: an IAM user of the Sightline account the fake accepts. */
-  readonly serviceCredentials: AwsCredentials;
+  readonly serviceCredentials: FakeCredentials;
   readonly serviceArn: string;
   /** Every call so far, in arrival order. */
   readonly calls: readonly RecordedCall[];
@@ -61,7 +86,7 @@ export interface FakeAws {
   /** Writes an object as the bucket's owner would (not recorded as a call), e.g. a proof token. */
   putObjectAsOwner(bucket: string, key: string, body: string | Buffer): void;
   /** Credentials of a session of the account, as a caller's own credential would be. */
-  issueSession(session: { readonly arn: string; readonly expiresAt: Date }): TemporaryCredentials;
+  issueSession(session: { readonly arn: string; readonly expiresAt: Date }): FakeSessionCredentials;
   close(): Promise<void>;
 }
 
@@ -104,7 +129,10 @@ export async function startFakeAws(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const endpoints = Object.fromEntries(Object.keys(HANDLERS).map((name) => [name, url]));
+  const endpoints = Object.fromEntries(Object.keys(HANDLERS).map((name) => [name, url])) as Record<
+    FakeService,
+    string
+  >;
   return {
     url,
     clientOptions: { endpoints, s3ForcePathStyle: true },

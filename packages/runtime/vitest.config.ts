@@ -1,0 +1,4 @@
+import { defineConfig } from "vitest/config";
+import { fromSources } from "../../vitest.shared.ts";
+
+export default defineConfig({ ...fromSources, test: {} });
