@@ -5,8 +5,7 @@
  * Counted: the `.ts`, `.tsx`, `.mts`, `.cts`, `.js`, `.mjs` and `.cjs` files of the packages,
  * the apps and scripts/. Not counted: tests (`*.test.*`, `test/`, `tests/`), fixtures,
  * generated data (`generated/`), benchmarks (`bench/`), declaration files, Drizzle migrations
- * (`drizzle/`), and for now the cloud fakes (`packages/<name>/src/testing/`), which are moving
- * into packages of their own.
+ * (`drizzle/`). The cloud fakes (`packages/aws-fake`, `packages/azure-fake`) are counted.
  *
  *   node scripts/check-file-sizes.mjs      (or: pnpm lint:file-sizes)
  */
@@ -37,8 +36,6 @@ const EXCEPTED = [
   [/(^|\/)generated\//, "generated data"],
   [/(^|\/)bench\//, "a benchmark"],
   [/(^|\/)drizzle\//, "a Drizzle migration"],
-  // The cloud fakes are moving into packages of their own; counted once they have.
-  [/^packages\/[^/]+\/src\/testing\//, "a cloud fake"],
 ];
 
 /** The source files under `dir` (relative to the root), excepted ones left out. */
