@@ -63,6 +63,8 @@ const CASES = [
   ["packages/services/src", "@sightline/worker", true],
   ["packages/logging/src", "@sightline/capabilities", true],
   ["apps/cli/src", "hono", true],
+  ["apps/cli/src", "@sightline/aws-fake", true],
+  ["apps/worker/src", "@sightline/azure-fake", true],
   ["apps/worker/test", "@aws-sdk/client-sts", true],
   ["apps/api/src", "@azure/identity", true],
   ["scripts", "@hono/node-server", true],
@@ -82,6 +84,7 @@ const CASES = [
   ["packages/aws/test", "@sightline/aws-fake/small-account", false],
   ["packages/azure/test", "@sightline/azure-fake", false],
   ["apps/cli/src", "@sightline/services", false],
+  ["apps/cli/test", "@sightline/aws-fake", false],
   ["apps/api/src", "@sightline/runtime", false],
   ["packages/runtime/src", "@sightline/logging", false],
 ];
