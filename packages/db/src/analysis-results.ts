@@ -121,6 +121,24 @@ const HEADER = {
   findings: analysisResults.findings,
 };
 
+const PRINCIPAL_COLUMNS = {
+  principalArn: analysisPrincipals.principalArn,
+  principalName: analysisPrincipals.principalName,
+  principalType: analysisPrincipals.principalType,
+  iamAdmin: analysisPrincipals.iamAdmin,
+  data: analysisPrincipals.data,
+  details: analysisPrincipals.details,
+};
+
+const RESOURCE_COLUMNS = {
+  resourceArn: analysisResources.resourceArn,
+  resourceType: analysisResources.resourceType,
+  resourceName: analysisResources.resourceName,
+  confidentiality: analysisResources.confidentiality,
+  data: analysisResources.data,
+  outside: analysisResources.outside,
+};
+
 /**
  * The newest results of an account from a succeeded execution (what the console reads); with
  * `executionId`, the newest other than that one (what an analysis is compared with).
@@ -194,14 +212,7 @@ export async function* principalResultPages(
   let after: string | undefined;
   for (;;) {
     const page = await db
-      .select({
-        principalArn: analysisPrincipals.principalArn,
-        principalName: analysisPrincipals.principalName,
-        principalType: analysisPrincipals.principalType,
-        iamAdmin: analysisPrincipals.iamAdmin,
-        data: analysisPrincipals.data,
-        details: analysisPrincipals.details,
-      })
+      .select(PRINCIPAL_COLUMNS)
       .from(analysisPrincipals)
       .where(
         and(
@@ -226,14 +237,7 @@ export async function* resourceResultPages(
   let after: string | undefined;
   for (;;) {
     const page = await db
-      .select({
-        resourceArn: analysisResources.resourceArn,
-        resourceType: analysisResources.resourceType,
-        resourceName: analysisResources.resourceName,
-        confidentiality: analysisResources.confidentiality,
-        data: analysisResources.data,
-        outside: analysisResources.outside,
-      })
+      .select(RESOURCE_COLUMNS)
       .from(analysisResources)
       .where(
         and(
@@ -248,15 +252,6 @@ export async function* resourceResultPages(
     after = page[page.length - 1]?.resourceArn;
   }
 }
-
-const PRINCIPAL_COLUMNS = {
-  principalArn: analysisPrincipals.principalArn,
-  principalName: analysisPrincipals.principalName,
-  principalType: analysisPrincipals.principalType,
-  iamAdmin: analysisPrincipals.iamAdmin,
-  data: analysisPrincipals.data,
-  details: analysisPrincipals.details,
-};
 
 /** `text` as a LIKE pattern matching itself anywhere. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -310,14 +305,7 @@ export async function getAnalysisResource(
   resourceArn: string,
 ): Promise<StoredResourceResult | undefined> {
   const [row] = await db
-    .select({
-      resourceArn: analysisResources.resourceArn,
-      resourceType: analysisResources.resourceType,
-      resourceName: analysisResources.resourceName,
-      confidentiality: analysisResources.confidentiality,
-      data: analysisResources.data,
-      outside: analysisResources.outside,
-    })
+    .select(RESOURCE_COLUMNS)
     .from(analysisResources)
     .where(
       and(
