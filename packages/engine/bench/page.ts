@@ -36,7 +36,12 @@ function run(script: string): string {
     throw new Error(
       `${script} exited with ${result.status ?? result.signal}: BENCHMARKS.md left as it was`,
     );
-  return `${result.stdout.trim()}\n\n(${((performance.now() - started) / 1000).toFixed(0)} s, load at the end ${load()})`;
+  const output = result.stdout.trim();
+  // Markdown tables as they are; the rest as printed, in a text block.
+  const body = output.split("\n").every((line) => line.startsWith("|") || line === "")
+    ? output
+    : `\`\`\`text\n${output}\n\`\`\``;
+  return `${body}\n\n(${((performance.now() - started) / 1000).toFixed(0)} s, load at the end ${load()})`;
 }
 
 const text = readFileSync(page, "utf8");
