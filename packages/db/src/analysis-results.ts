@@ -200,57 +200,61 @@ export async function comparisonCounts(
   return new Map(rows.map(({ executionId, ...counts }) => [executionId, counts]));
 }
 
+/** Every page of a keyset-paginated read, `page(after)` giving the rows after a key. */
+async function* allPages<T>(
+  page: (after: string | undefined) => Promise<T[]>,
+  keyOf: (row: T) => string,
+  pageSize: number,
+): AsyncGenerator<T[]> {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await page(after);
+    if (rows.length > 0) yield rows;
+    const last = rows[rows.length - 1];
+    if (rows.length < pageSize || last === undefined) return;
+    after = keyOf(last);
+  }
+}
+
 /**
  * The principals of an execution's results in code-point order of their ARN (the column's
  * `COLLATE "C"`), a page at a time: a reader holds one page, never the whole account.
  */
-export async function* principalResultPages(
+export function principalResultPages(
   db: Executor,
   executionId: string,
   pageSize = 200,
 ): AsyncGenerator<StoredPrincipalResult[]> {
-  let after: string | undefined;
-  for (;;) {
-    const page = await db
-      .select(PRINCIPAL_COLUMNS)
-      .from(analysisPrincipals)
-      .where(
-        and(
-          eq(analysisPrincipals.executionId, executionId),
-          after === undefined ? undefined : gt(analysisPrincipals.principalArn, after),
-        ),
-      )
-      .orderBy(asc(analysisPrincipals.principalArn))
-      .limit(pageSize);
-    if (page.length > 0) yield page;
-    if (page.length < pageSize) return;
-    after = page[page.length - 1]?.principalArn;
-  }
+  return allPages(
+    (after) =>
+      analysisPrincipalPage(db, executionId, { ...(after ? { after } : {}), limit: pageSize }),
+    (row) => row.principalArn,
+    pageSize,
+  );
 }
 
 /** The resources of an execution's results, as `principalResultPages` reads principals. */
-export async function* resourceResultPages(
+export function resourceResultPages(
   db: Executor,
   executionId: string,
   pageSize = 200,
 ): AsyncGenerator<StoredResourceResult[]> {
-  let after: string | undefined;
-  for (;;) {
-    const page = await db
-      .select(RESOURCE_COLUMNS)
-      .from(analysisResources)
-      .where(
-        and(
-          eq(analysisResources.executionId, executionId),
-          after === undefined ? undefined : gt(analysisResources.resourceArn, after),
-        ),
-      )
-      .orderBy(asc(analysisResources.resourceArn))
-      .limit(pageSize);
-    if (page.length > 0) yield page;
-    if (page.length < pageSize) return;
-    after = page[page.length - 1]?.resourceArn;
-  }
+  return allPages(
+    (after) =>
+      db
+        .select(RESOURCE_COLUMNS)
+        .from(analysisResources)
+        .where(
+          and(
+            eq(analysisResources.executionId, executionId),
+            after === undefined ? undefined : gt(analysisResources.resourceArn, after),
+          ),
+        )
+        .orderBy(asc(analysisResources.resourceArn))
+        .limit(pageSize),
+    (row) => row.resourceArn,
+    pageSize,
+  );
 }
 
 /** `text` as a LIKE pattern matching itself anywhere. */

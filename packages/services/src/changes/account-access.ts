@@ -6,7 +6,6 @@ import {
   getAnalysisPrincipal,
   getAnalysisResource,
   latestAnalysisResult,
-  type StoredPrincipalResult,
 } from "@sightline/db";
 import {
   AppError,
@@ -16,7 +15,12 @@ import {
   type WhoCan,
 } from "@sightline/domain";
 import type { ReachDictionary } from "./reach-encoding.ts";
-import { decodePrincipal, decodeReachDictionary, decodeResource } from "./result-records.ts";
+import {
+  decodePrincipal,
+  decodeReachDictionary,
+  decodeResource,
+  type PrincipalRecord,
+} from "./result-records.ts";
 
 /**
  * An account's access as its newest stored analysis holds it: what the console and the MCP tools
@@ -43,8 +47,7 @@ const answeredBy = (header: AnalysisResultHeader) => ({
   analysisTime: header.analysisTime.toISOString(),
 });
 
-function listed(stored: StoredPrincipalResult): ListedPrincipal {
-  const record = decodePrincipal(stored);
+function listed(record: PrincipalRecord): ListedPrincipal {
   return {
     principalArn: record.arn,
     principalName: record.name,
@@ -68,7 +71,7 @@ export async function accountPrincipals(
     ...(query.after ? { after: query.after } : {}),
     limit: query.limit + 1,
   });
-  const principals = page.slice(0, query.limit).map(listed);
+  const principals = page.slice(0, query.limit).map((stored) => listed(decodePrincipal(stored)));
   const next = page.length > query.limit ? principals.at(-1)?.principalArn : undefined;
   return { ...answeredBy(header), principals, ...(next ? { next } : {}) };
 }
@@ -89,7 +92,7 @@ export async function principalAccess(
   const record = decodePrincipal(stored);
   return {
     ...answeredBy(header),
-    principal: listed(stored),
+    principal: listed(record),
     access: record.access.map(([service, capability, resource, conditional, grantedBy]) => ({
       service,
       capability,

@@ -68,54 +68,82 @@ export interface RecordedPrincipal {
 }
 
 /**
- * The engine's principals as the store keeps them, built from the access rows as they come (a
- * principal's rows are together; AWS and Azure order principals differently): each principal's
- * access as JSON text, deflated as soon as its last row has passed. `finish` adds the principals
- * without access.
+ * Records made from rows that come grouped by a key (an ARN: a principal's or a resource's rows
+ * are together): a group's rows go into a fresh accumulator, and its record is made when the next
+ * group starts. `finish` makes the last one, then those of the listed keys no row named. A key
+ * the analysis does not list makes no record, and its rows go to none.
  */
-export class PrincipalRecords {
-  readonly recorded: RecordedPrincipal[] = [];
-  readonly #rows: Map<string, PrincipalRow>;
-  readonly #details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">;
-  #arn: string | undefined;
-  #access = new EntryText();
+abstract class RecordsByKey<Listed, Acc, Out> {
+  readonly recorded: Out[] = [];
+  readonly #listed: Map<string, Listed>;
+  #key: string | undefined;
+  #acc: Acc | undefined;
 
-  constructor(
-    analysis: AccountAnalysis,
-    details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">,
-  ) {
-    this.#rows = new Map(analysis.principals.map((row) => [row.principalArn, row]));
-    this.#details = details;
+  constructor(listed: Map<string, Listed>) {
+    this.#listed = listed;
   }
 
-  add(row: PrincipalAccessSummary): void {
-    if (row.principalArn !== this.#arn) {
+  protected abstract fresh(): Acc;
+  protected abstract make(key: string, listed: Listed, acc: Acc): Out;
+
+  /** The accumulator of `key`'s group, closing the group before it. */
+  protected group(key: string): Acc {
+    if (key !== this.#key) {
       this.#close();
-      this.#arn = row.principalArn;
+      this.#key = key;
     }
-    this.#access.add(
-      `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
-      row.grantedBy,
-    );
+    this.#acc ??= this.fresh();
+    return this.#acc;
   }
 
-  finish(): RecordedPrincipal[] {
+  finish(): Out[] {
     this.#close();
-    for (const arn of [...this.#rows.keys()]) {
-      this.#arn = arn;
+    for (const key of [...this.#listed.keys()]) {
+      this.#key = key;
       this.#close();
     }
     return this.recorded;
   }
 
   #close(): void {
-    const arn = this.#arn;
-    const row = arn === undefined ? undefined : this.#rows.get(arn);
-    const access = this.#access;
-    this.#arn = undefined;
-    this.#access = new EntryText();
-    if (!arn || !row) return;
-    this.#rows.delete(arn);
+    const [key, acc] = [this.#key, this.#acc];
+    this.#key = undefined;
+    this.#acc = undefined;
+    const listed = key === undefined ? undefined : this.#listed.get(key);
+    if (key === undefined || listed === undefined) return;
+    this.#listed.delete(key);
+    this.recorded.push(this.make(key, listed, acc ?? this.fresh()));
+  }
+}
+
+/**
+ * The engine's principals as the store keeps them, built from the access rows as they come (AWS
+ * and Azure order principals differently): each principal's access as JSON text, deflated as soon
+ * as its last row has passed; `finish` adds the principals without access.
+ */
+export class PrincipalRecords extends RecordsByKey<PrincipalRow, EntryText, RecordedPrincipal> {
+  readonly #details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">;
+
+  constructor(
+    analysis: AccountAnalysis,
+    details: (arn: string) => Pick<PrincipalRecord, "lastUsed" | "credentials">,
+  ) {
+    super(new Map(analysis.principals.map((row) => [row.principalArn, row])));
+    this.#details = details;
+  }
+
+  add(row: PrincipalAccessSummary): void {
+    this.group(row.principalArn).add(
+      `${quoted(row.service)},${quoted(row.capability)},${quoted(row.resourceArn)},${row.conditional ? 1 : 0}`,
+      row.grantedBy,
+    );
+  }
+
+  protected fresh(): EntryText {
+    return new EntryText();
+  }
+
+  protected make(arn: string, row: PrincipalRow, access: EntryText): RecordedPrincipal {
     const head = {
       arn,
       name: row.principalName,
@@ -126,7 +154,7 @@ export class PrincipalRecords {
     };
     const rest = JSON.stringify({ iamAdminGrantedBy: head.iamAdminGrantedBy }).slice(0, -1);
     const json = `${rest},${access.json("access")}}`;
-    this.recorded.push({ head, stored: encodePrincipal(head, json) });
+    return { head, stored: encodePrincipal(head, json) };
   }
 }
 
@@ -177,6 +205,13 @@ export interface RecordedResource {
   stored: StoredResourceResult;
 }
 
+/** What a resource's rows accumulate into. */
+interface ResourceRows {
+  reach: ReachWriter;
+  outside: EntryText;
+  summer: ReachSummer;
+}
+
 /**
  * The engine's resources as the store keeps them, built from the access rows as they come:
  * who reaches each as numbers (`reach-encoding.ts`, numbered after `numbering`, whose dictionary
@@ -184,60 +219,46 @@ export interface RecordedResource {
  * `finish` adds the resources nobody reaches, and `extra`: collected resources the engine has
  * no row of.
  */
-export class ResourceRecords {
+export class ResourceRecords extends RecordsByKey<
+  { resourceType: string; service: string },
+  ResourceRows,
+  RecordedResource
+> {
   readonly numbering = new ReachNumbering();
-  readonly recorded: RecordedResource[] = [];
-  readonly #rows = new Map<string, { resourceType: string; service: string }>();
   readonly #details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> };
-  #arn: string | undefined;
-  #reach = new ReachWriter();
-  #outside = new EntryText();
-  #summer = new ReachSummer();
 
   constructor(
     analysis: AccountAnalysis,
     details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
     extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
   ) {
-    for (const row of analysis.resources) this.#rows.set(row.resourceArn, row);
-    for (const row of extra)
-      if (!this.#rows.has(row.resourceArn)) this.#rows.set(row.resourceArn, row);
+    const listed = new Map<string, { resourceType: string; service: string }>();
+    for (const row of analysis.resources) listed.set(row.resourceArn, row);
+    for (const row of extra) if (!listed.has(row.resourceArn)) listed.set(row.resourceArn, row);
+    super(listed);
     this.#details = details;
   }
 
   add(row: ResourceAccessSummary): void {
-    if (row.resourceArn !== this.#arn) {
-      this.#close();
-      this.#arn = row.resourceArn;
-    }
-    const principal = this.#reach.add(this.numbering, row);
+    const rows = this.group(row.resourceArn);
+    const principal = rows.reach.add(this.numbering, row);
     if (!row.inAccount)
-      this.#outside.add(
+      rows.outside.add(
         `${quoted(row.principal)},${quoted(row.principalType)},${quoted(row.capability)},0,${row.conditional ? 1 : 0}`,
         row.grantedBy,
       );
-    this.#summer.add(row.principal, row.principalType, row.capability, row.inAccount, principal);
+    rows.summer.add(row.principal, row.principalType, row.capability, row.inAccount, principal);
   }
 
-  finish(): RecordedResource[] {
-    this.#close();
-    for (const arn of [...this.#rows.keys()]) {
-      this.#arn = arn;
-      this.#close();
-    }
-    return this.recorded;
+  protected fresh(): ResourceRows {
+    return { reach: new ReachWriter(), outside: new EntryText(), summer: new ReachSummer() };
   }
 
-  #close(): void {
-    const arn = this.#arn;
-    const row = arn === undefined ? undefined : this.#rows.get(arn);
-    const [reach, outside, summer] = [this.#reach, this.#outside, this.#summer];
-    this.#arn = undefined;
-    this.#reach = new ReachWriter();
-    this.#outside = new EntryText();
-    this.#summer = new ReachSummer();
-    if (!arn || !row) return;
-    this.#rows.delete(arn);
+  protected make(
+    arn: string,
+    row: { resourceType: string; service: string },
+    { reach, outside, summer }: ResourceRows,
+  ): RecordedResource {
     const { name, tags } = this.#details(arn);
     const head = {
       arn,
@@ -249,11 +270,11 @@ export class ResourceRecords {
     };
     const headerJson = JSON.stringify({ service: head.service, tags });
     const outsideJson = `${headerJson.slice(0, -1)},${outside.json("reach")}}`;
-    this.recorded.push({
+    return {
       head,
       summary: summer.summary(),
       stored: encodeResource(head, headerJson, reach.bytes(), outsideJson),
-    });
+    };
   }
 }
 
