@@ -1,5 +1,12 @@
 import { smallAccount } from "@sightline/aws-fake";
-import { PrincipalAccess, PrincipalList, WhoCan } from "@sightline/domain";
+import {
+  Caller,
+  PartnerCustomerList,
+  PrincipalAccess,
+  PrincipalList,
+  ResourceList,
+  WhoCan,
+} from "@sightline/domain";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startE2e } from "./e2e-pipeline.ts";
 
@@ -85,6 +92,55 @@ describe("an account's access, from its newest analysis", () => {
     expect(one.principals.length).toBeLessThan(all.principals.length);
   });
 
+  it("lists the resources to pick from, filtered and paged", async () => {
+    const res = await get("/resources");
+    expect(res.status).toBe(200);
+    const list = ResourceList.parse(res.json);
+    expect(list.executionId).toBe(executionId);
+    const arns = list.resources.map((r) => r.resourceArn);
+    expect(arns).toContain("arn:aws:s3:::reports");
+    expect(arns).toEqual([...arns].sort());
+    const found = ResourceList.parse((await get("/resources?q=REPORTS")).json).resources;
+    expect(found.map((r) => r.resourceArn)).toContain("arn:aws:s3:::reports");
+    for (const r of found) expect(r.resourceArn.toLowerCase()).toContain("reports");
+    expect(found.length).toBeLessThan(list.resources.length);
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = ResourceList.parse(
+        (await get(`/resources?limit=3${cursor ? `&cursor=${cursor}` : ""}`)).json,
+      );
+      expect(page.resources.length).toBeLessThanOrEqual(3);
+      paged.push(...page.resources.map((r) => r.resourceArn));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(arns);
+    expect((await get("/resources?q=")).status).toBe(400);
+  });
+
+  it("tells a key whom it acts for, and a partner its customers", async () => {
+    const me = await h.call("GET", "/whoami", { key: partner.key });
+    expect(me.status).toBe(200);
+    expect(Caller.parse(me.json)).toEqual({ kind: "partner", partnerId: partner.partnerId });
+    expect(JSON.stringify(me.json)).not.toContain(partner.key);
+    const customers = await h.call("GET", `/partner/${partner.partnerId}/customer`, {
+      key: partner.key,
+    });
+    expect(customers.status).toBe(200);
+    expect(PartnerCustomerList.parse(customers.json).customers).toEqual([
+      {
+        partnerCustomerId: partner.tenant,
+        customerId: partner.customerId,
+        subscriptionPlanName: "Team",
+      },
+    ]);
+    const other = await configure(false);
+    const refused = await h.call("GET", `/partner/${partner.partnerId}/customer`, {
+      key: other.key,
+    });
+    expect(refused.status).toBe(403);
+  });
+
   it("refuses bad input naming the field, and names what it does not know", async () => {
     const bad = await get("/who-can?resourceArn=arn:aws:s3:::reports&capability=fly");
     expect(bad.status).toBe(400);
@@ -112,7 +168,7 @@ describe("an account's access, from its newest analysis", () => {
   it("never shows another tenant's analysis", async () => {
     const other = await configure(false);
     // Another partner's key on this partner's account: refused.
-    for (const path of ["/principals", `/who-can?resourceArn=arn:aws:s3:::reports`]) {
+    for (const path of ["/principals", "/resources", `/who-can?resourceArn=arn:aws:s3:::reports`]) {
       const res = await get(path, other.key);
       expect(res.status).toBe(403);
     }

@@ -286,6 +286,44 @@ export async function analysisPrincipalPage(
     .limit(query.limit);
 }
 
+/** The listed columns of a resource, without its reach. */
+export interface ListedResourceResult {
+  resourceArn: string;
+  resourceType: string;
+  resourceName: string;
+  confidentiality: string;
+}
+
+/**
+ * A page of an execution's resources in ARN order, without their reach (a picker's list):
+ * filtered by a text their ARN contains (case-insensitive); `after` an ARN of the previous page.
+ */
+export async function analysisResourcePage(
+  db: Executor,
+  executionId: string,
+  query: { contains?: string; after?: string; limit: number },
+): Promise<ListedResourceResult[]> {
+  return db
+    .select({
+      resourceArn: analysisResources.resourceArn,
+      resourceType: analysisResources.resourceType,
+      resourceName: analysisResources.resourceName,
+      confidentiality: analysisResources.confidentiality,
+    })
+    .from(analysisResources)
+    .where(
+      and(
+        eq(analysisResources.executionId, executionId),
+        query.contains === undefined
+          ? undefined
+          : ilike(analysisResources.resourceArn, containing(query.contains)),
+        query.after === undefined ? undefined : gt(analysisResources.resourceArn, query.after),
+      ),
+    )
+    .orderBy(asc(analysisResources.resourceArn))
+    .limit(query.limit);
+}
+
 export async function getAnalysisPrincipal(
   db: Executor,
   executionId: string,

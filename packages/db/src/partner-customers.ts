@@ -1,5 +1,5 @@
 import type { PartnerCustomerConfig, PartnerCustomerRef } from "@sightline/domain";
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import { FOREIGN_KEY_VIOLATION, sqlStateOf } from "./errors.ts";
 import { partnerCustomers } from "./schema.ts";
@@ -73,4 +73,20 @@ export async function getPartnerCustomer(
     deliveryDestinations: row.deliveryDestinations as PartnerCustomerConfig["deliveryDestinations"],
     featureFlags: row.featureFlags,
   };
+}
+
+/** A partner's customers in `partnerCustomerId` order, with the customer IDs Sightline gave them. */
+export async function listPartnerCustomers(
+  db: Executor,
+  partnerId: string,
+): Promise<{ partnerCustomerId: string; customerId: string; subscriptionPlanName: string }[]> {
+  return db
+    .select({
+      partnerCustomerId: partnerCustomers.partnerCustomerId,
+      customerId: partnerCustomers.customerId,
+      subscriptionPlanName: partnerCustomers.subscriptionPlanName,
+    })
+    .from(partnerCustomers)
+    .where(eq(partnerCustomers.partnerId, partnerId))
+    .orderBy(asc(partnerCustomers.partnerCustomerId));
 }

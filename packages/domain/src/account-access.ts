@@ -115,3 +115,32 @@ export const WhoCan = z
   })
   .meta({ id: "WhoCan" });
 export type WhoCan = z.infer<typeof WhoCan>;
+
+export const ResourceListQuery = z.object({
+  q: z
+    .string()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .optional()
+    .describe("Only resources whose ARN contains this text (case-insensitive)"),
+  cursor: Cursor,
+  limit: PageLimit,
+});
+
+export const ListedResource = z
+  .object({
+    resourceArn: z.string(),
+    resourceType: z.string(),
+    resourceName: z.string(),
+    confidentiality: z.string().describe("Its `Confidentiality` tag; empty when none"),
+  })
+  .meta({ id: "ListedResource" });
+
+export const ResourceList = z
+  .object({
+    ...AnsweredBy,
+    resources: z.array(ListedResource).describe("In code-point order of their ARN"),
+    nextCursor: z.string().optional().describe("Pass as `cursor` for the next page"),
+  })
+  .meta({ id: "ResourceList" });
+export type ResourceList = z.infer<typeof ResourceList>;

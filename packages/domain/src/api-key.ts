@@ -55,3 +55,13 @@ export type ApiClient =
   | { kind: "operator" }
   | { kind: "partner"; partnerId: string; keyId: string }
   | { kind: "customer"; customerId: string; keyId: string };
+
+/** `GET /whoami`: whom the caller's key acts for (the console's first request). */
+export const Caller = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("operator") }),
+    z.object({ kind: z.literal("partner"), partnerId: z.string() }),
+    z.object({ kind: z.literal("customer"), customerId: z.string() }),
+  ])
+  .meta({ id: "Caller" });
+export type Caller = z.infer<typeof Caller>;

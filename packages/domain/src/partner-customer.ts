@@ -41,3 +41,17 @@ export const PartnerCustomerPath = z.object({
   partnerId: PartnerId,
   partnerCustomerId: PartnerCustomerId,
 });
+
+/** `GET /partner/{partnerId}/customer`: the partner's customers (an extension of the contract). */
+export const PartnerCustomerList = z
+  .object({
+    customers: z.array(
+      z.object({
+        partnerCustomerId: z.string(),
+        customerId: z.string().describe("The customer ID Sightline gave it"),
+        subscriptionPlanName: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "PartnerCustomerList" });
+export type PartnerCustomerList = z.infer<typeof PartnerCustomerList>;

@@ -29,6 +29,7 @@ export type { RunOutcome } from "./analysis/run-analysis.ts";
 export {
   type AccountKey,
   accountPrincipals,
+  accountResources,
   principalAccess,
   whoCan,
 } from "./changes/account-access.ts";

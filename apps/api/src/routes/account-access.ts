@@ -6,10 +6,12 @@ import {
   PrincipalAccessQuery,
   PrincipalList,
   PrincipalListQuery,
+  ResourceList,
+  ResourceListQuery,
   WhoCan,
   WhoCanQuery,
 } from "@sightline/domain";
-import { accountPrincipals, principalAccess, whoCan } from "@sightline/services";
+import { accountPrincipals, accountResources, principalAccess, whoCan } from "@sightline/services";
 import { defineEndpoint } from "../endpoint.ts";
 import { errorsOf, ok } from "../openapi.ts";
 import { customerScope, partnerScope } from "../scopes.ts";
@@ -27,6 +29,7 @@ const TAGS = ["Account access"];
 const FROM_STORE =
   "Answers from the account's newest successful analysis, as stored for the comparison of changes (no analysis runs in the request); 409 when the account has none yet.";
 
+/** The cursor of the principals' and resources' pages: the ARN to continue after. */
 const readPrincipalCursor = (value: unknown) => {
   const v = value as { a?: unknown } | undefined;
   return typeof v?.a === "string" && v.a.length > 0 ? v.a : undefined;
@@ -202,3 +205,64 @@ export const customerWhoCan = defineEndpoint({
     return c.json(await whoCan(deps.db, account, c.req.valid("query")), 200);
   },
 });
+
+const RESOURCES = {
+  summary: "List the resources of an account",
+  description: `Extension of the contract. The resources the account's analysis lists (buckets, keys, roles, resources with a resource-based policy), in ARN order, without who reaches them (ask \`who-can\` for one); filter by text in the ARN (\`q\`); \`nextCursor\` continues. ${FROM_STORE}`,
+};
+
+export const listPartnerResources = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: `${PARTNER}/resources`,
+    operationId: "listPartnerResources",
+    ...RESOURCES,
+    tags: TAGS,
+    request: { params: MonitoredAccountPath, query: ResourceListQuery },
+    responses: { 200: ok(ResourceList, "A page of resources"), ...errorsOf(400, 403, 404, 409) },
+  }),
+  access: {
+    kind: "scoped",
+    operation: (p) => `list the resources of ${partnerWhat(p)}`,
+    scope: partnerScope,
+  },
+  handler: (deps) => async (c) => {
+    const account = await partnerAccount(deps.db, c.req.valid("param"));
+    return c.json(await resourcesPage(deps.db, account, c.req.valid("query")), 200);
+  },
+});
+
+export const listCustomerResources = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: `${CUSTOMER}/resources`,
+    operationId: "listCustomerResources",
+    ...RESOURCES,
+    tags: TAGS,
+    request: { params: CustomerAccountPath, query: ResourceListQuery },
+    responses: { 200: ok(ResourceList, "A page of resources"), ...errorsOf(400, 403, 404, 409) },
+  }),
+  access: {
+    kind: "scoped",
+    operation: (p) => `list the resources of ${customerWhat(p)}`,
+    scope: customerScope,
+  },
+  handler: (deps) => async (c) => {
+    const account = await directAccount(deps.db, c.req.valid("param"));
+    return c.json(await resourcesPage(deps.db, account, c.req.valid("query")), 200);
+  },
+});
+
+async function resourcesPage(
+  db: Parameters<typeof accountResources>[0],
+  account: { customerId: string; accountId: string },
+  query: { q?: string; cursor?: string; limit?: number },
+): Promise<ResourceList> {
+  const after = decodeCursor(query.cursor, readPrincipalCursor);
+  const { next, ...page } = await accountResources(db, account, {
+    ...(query.q ? { q: query.q } : {}),
+    ...(after ? { after } : {}),
+    limit: query.limit ?? DEFAULT_LIMIT,
+  });
+  return { ...page, ...(next ? { nextCursor: encodeCursor({ a: next }) } : {}) };
+}

@@ -4,7 +4,9 @@ import {
   getCustomerPrincipalAccess,
   getPartnerPrincipalAccess,
   listCustomerPrincipals,
+  listCustomerResources,
   listPartnerPrincipals,
+  listPartnerResources,
   partnerWhoCan,
 } from "./account-access.ts";
 import { createApiKey, revokeApiKey } from "./admin-api-keys.ts";
@@ -43,7 +45,7 @@ import {
   putMonitoredAccount,
 } from "./monitored-accounts.ts";
 import { getPartnerRoute, putPartner } from "./partner.ts";
-import { putPartnerCustomer } from "./partner-customer.ts";
+import { listPartnerCustomersRoute, putPartnerCustomer } from "./partner-customer.ts";
 import { resourceAccessPathsRoute } from "./resource-access-paths.ts";
 import {
   getCustomerReviewSettings,
@@ -58,6 +60,7 @@ import {
   denyIamAdminBoundary,
   denyIamAdminIdentity,
 } from "./static-documents.ts";
+import { whoami } from "./whoami.ts";
 
 /** Every API route: the interface contract's in its order, then the extensions. */
 export const endpoints: readonly Endpoint[] = [
@@ -88,6 +91,10 @@ export const endpoints: readonly Endpoint[] = [
   getCustomerPrincipalAccess,
   partnerWhoCan,
   customerWhoCan,
+  listPartnerResources,
+  listCustomerResources,
+  listPartnerCustomersRoute,
+  whoami,
   getPartnerReviewSettings,
   putPartnerReviewSettings,
   getCustomerReviewSettings,

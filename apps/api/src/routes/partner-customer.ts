@@ -1,10 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { upsertPartnerCustomer } from "@sightline/db";
+import { listPartnerCustomers, upsertPartnerCustomer } from "@sightline/db";
 import {
   AppError,
   PartnerCustomerConfig,
+  PartnerCustomerList,
   PartnerCustomerPath,
   PartnerCustomerRef,
+  PartnerPath,
 } from "@sightline/domain";
 import { defineEndpoint } from "../endpoint.ts";
 import { bodyErrors, errorsOf, jsonBody, ok } from "../openapi.ts";
@@ -44,5 +46,29 @@ export const putPartnerCustomer = defineEndpoint({
       );
     }
     return c.json(ref, 200);
+  },
+});
+
+/** Extension of the contract: the partner's customers, so that a client can find its accounts. */
+export const listPartnerCustomersRoute = defineEndpoint({
+  route: createRoute({
+    method: "get",
+    path: "/partner/{partnerId}/customer",
+    operationId: "listPartnerCustomers",
+    summary: "List a partner's customers",
+    description:
+      "Extension of the contract. The partner's customers in `partnerCustomerId` order, each with the `customerId` Sightline assigned; an unconfigured partner has none.",
+    tags: ["Partners"],
+    request: { params: PartnerPath },
+    responses: { 200: ok(PartnerCustomerList, "The partner's customers"), ...errorsOf(400, 403) },
+  }),
+  access: {
+    kind: "scoped",
+    operation: (p) => `list the customers of partner ${p.partnerId}`,
+    scope: partnerScope,
+  },
+  handler: (deps) => async (c) => {
+    const { partnerId } = c.req.valid("param");
+    return c.json({ customers: await listPartnerCustomers(deps.db, partnerId) }, 200);
   },
 });

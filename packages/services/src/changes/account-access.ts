@@ -2,6 +2,7 @@ import {
   type AnalysisResultHeader,
   analysisPrincipalPage,
   analysisReachDictionary,
+  analysisResourcePage,
   type Executor,
   getAnalysisPrincipal,
   getAnalysisResource,
@@ -12,6 +13,7 @@ import {
   type ListedPrincipal,
   type PrincipalAccess,
   type PrincipalList,
+  type ResourceList,
   type WhoCan,
 } from "@sightline/domain";
 import type { ReachDictionary } from "./reach-encoding.ts";
@@ -153,4 +155,21 @@ export async function whoCan(
         grantedBy: [...grantedBy],
       })),
   };
+}
+
+/** A page of the account's resources in ARN order (a picker's list); `next` continues after. */
+export async function accountResources(
+  db: Executor,
+  account: AccountKey,
+  query: { q?: string; after?: string; limit: number },
+): Promise<Omit<ResourceList, "nextCursor"> & { next?: string }> {
+  const header = await newestResults(db, account);
+  const page = await analysisResourcePage(db, header.executionId, {
+    ...(query.q ? { contains: query.q } : {}),
+    ...(query.after ? { after: query.after } : {}),
+    limit: query.limit + 1,
+  });
+  const resources = page.slice(0, query.limit);
+  const next = page.length > query.limit ? resources.at(-1)?.resourceArn : undefined;
+  return { ...answeredBy(header), resources, ...(next ? { next } : {}) };
 }
