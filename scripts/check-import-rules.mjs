@@ -68,8 +68,13 @@ const CASES = [
   ["apps/worker/test", "@aws-sdk/client-sts", true],
   ["apps/api/src", "@azure/identity", true],
   ["scripts", "@hono/node-server", true],
+  ["apps/console/src", "node:fs", true],
+  ["apps/console/src", "@sightline/services", true],
+  ["apps/console/src", "@aws-sdk/client-s3", true],
   // What they allow.
   ["apps/api/src", "hono", false],
+  ["apps/console/src", "preact", false],
+  ["apps/console/src", "@sightline/domain", false],
   ["apps/api/src", "@hono/node-server", false],
   ["packages/aws/src", "@aws-sdk/client-s3", false],
   ["packages/azure/src", "@azure/identity", false],

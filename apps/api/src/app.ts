@@ -11,6 +11,7 @@ import { registerMcp } from "./mcp.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { enforceRateLimit, type TokenBuckets } from "./rate-limits.ts";
+import { registerConsole } from "./routes/console.ts";
 import { registerDocs } from "./routes/docs.ts";
 import { endpoints as defaultEndpoints } from "./routes/index.ts";
 import { validationHook } from "./validation-hook.ts";
@@ -87,6 +88,7 @@ export function createApp(
   for (const endpoint of endpoints) endpoint.register(app, deps);
   registerMcp(app, deps);
   registerDocs(app, buildOpenApiDocument(app, deps.publicUrl));
+  registerConsole(app);
 
   const allowed = allowedMethods(endpoints);
   app.notFound((c) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { smallAccount, startFakeAws } from "@sightline/aws-fake";
+import { type FakeAccountModel, smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { DeliveryVerification, ExecutionRecord } from "@sightline/domain";
 import { startWorker, type WorkerSettings } from "@sightline/services";
 import { afterAll, expect } from "vitest";
@@ -13,12 +13,13 @@ import { createHarness } from "./harness.ts";
  * process, the worker taking jobs from a queue of the calling file's own and talking to the
  * fake AWS serving the small account.
  */
-export async function startE2e() {
+/** `model`: the account the fake serves; a test that changes it between analyses passes a copy. */
+export async function startE2e(model: FakeAccountModel = smallAccount.model) {
   const h = await createHarness({
     queueSchema: `pgboss_e2e_${randomBytes(4).toString("hex")}`,
     maintenance: true,
   });
-  const fake = await startFakeAws(smallAccount.model);
+  const fake = await startFakeAws(model);
   const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-e2e-"));
   const settings: WorkerSettings = {
     analysis: {

@@ -1,0 +1,2 @@
+/** The folder of the built console (`vite build` writes it); the API serves it at /console. */
+export declare const consoleDir: URL;
