@@ -45,7 +45,10 @@ try {
     },
     { name: "GET /access-capabilities/aws", path: "/access-capabilities/aws" },
   ];
-  console.log(`API benchmark: ${connections} connections, ${duration} s per measurement, loopback`);
+  const limits = process.env.BENCH_RATE_LIMITS ?? "none";
+  console.log(
+    `API benchmark: ${connections} connections, ${duration} s per measurement, loopback, rate limits: ${limits}`,
+  );
   for (const { name, path } of cases) {
     // Warm both servers (JIT, connection pools) before measuring.
     await autocannon({

@@ -18,9 +18,20 @@ import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { connectAppDeps } from "../src/deps.ts";
 import { generateApiKey, hashKey } from "../src/keys.ts";
+import { TokenBuckets } from "../src/rate-limits.ts";
+import { createSharedBucketsTable, sharedBuckets } from "./shared-buckets.ts";
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error("BENCH_DATABASE_URL is required");
+/**
+ * `none` (the default): no rate limit; `process`: the per-process token buckets the API runs
+ * with; `postgres`: buckets shared through the database (`shared-buckets.ts`). The limits are
+ * far above the load: every request is counted, none refused.
+ */
+const rateLimits = process.env.BENCH_RATE_LIMITS ?? "none";
+if (!["none", "process", "postgres"].includes(rateLimits))
+  throw new Error(`BENCH_RATE_LIMITS must be none, process or postgres, not ${rateLimits}`);
+const [UNLIMITED_RATE, UNLIMITED_BURST] = [1e9, 1e9];
 const running = await connectAppDeps({
   databaseUrl: url,
   adminKey: "unused-operator-key-for-the-benchmark-0000",
@@ -33,6 +44,12 @@ const running = await connectAppDeps({
     maintenance: false,
   }),
   masterKey: localMasterKey(randomBytes(32)),
+  ...(rateLimits === "process" && {
+    rateLimits: {
+      perKey: new TokenBuckets(UNLIMITED_RATE, UNLIMITED_BURST),
+      perClient: new TokenBuckets(UNLIMITED_RATE, UNLIMITED_BURST),
+    },
+  }),
 });
 const database = { db: running.deps.db };
 const partnerId = "P700001";
@@ -64,6 +81,18 @@ const { id, key } = generateApiKey();
 await insertApiKey(database.db, { id, keyHash: hashKey(key), partnerId });
 
 const app = createApp(running.deps);
+let served: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> } = app;
+if (rateLimits === "postgres") {
+  await createSharedBucketsTable(database.db);
+  const take = sharedBuckets(database.db, UNLIMITED_RATE, UNLIMITED_BURST);
+  served = {
+    async fetch(request, env) {
+      if (!(await take("127.0.0.1", request.headers.get("authorization") ?? undefined)))
+        return new Response("rate limited", { status: 429 });
+      return app.fetch(request, env);
+    },
+  };
+}
 
 // The bare handlers answer the same bodies from memory: no auth, no validation, no database.
 const partnerBody = await (
@@ -86,7 +115,7 @@ bare.get("/partner/:partnerId/customer/:partnerCustomerId/account", (c) => c.jso
 
 const ports: number[] = [];
 await Promise.all(
-  [app, bare].map(
+  [served, bare].map(
     (server) =>
       new Promise<void>((resolve) => {
         serve({ fetch: server.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {

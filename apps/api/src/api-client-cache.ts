@@ -5,11 +5,12 @@ import type { ApiClient } from "@sightline/domain";
  * round trips of a typical request. A revocation is immediate in the process that revokes and
  * takes effect elsewhere within `ttlMs`. Keys found unknown are remembered for `ttlMs` too, so
  * that guessing keys costs no database look-ups (keys are random: none is created after it was
- * guessed).
+ * guessed). A look-up that raced a revocation does not store its answer (`generation`).
  */
 export class ApiClientCache {
   readonly #entries = new Map<string, { client: ApiClient; expires: number }>();
   readonly #unknown = new Map<string, number>();
+  #generation = 0;
 
   constructor(
     readonly ttlMs = 10_000,
@@ -27,8 +28,14 @@ export class ApiClientCache {
     return entry.client;
   }
 
-  set(keyHash: string, client: ApiClient): void {
-    if (this.ttlMs <= 0) return;
+  /** Changes at every revocation; read it before a look-up and pass it to `set`. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Remembers a key, unless a revocation came since `generation` was read (its look-up began). */
+  set(keyHash: string, client: ApiClient, generation = this.#generation): void {
+    if (this.ttlMs <= 0 || generation !== this.#generation) return;
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
@@ -56,9 +63,16 @@ export class ApiClientCache {
 
   /** Forgets every entry of a key ID (after revocation). */
   evictKey(keyId: string): void {
+    this.#generation++;
     for (const [hash, entry] of this.#entries) {
       if (entry.client.kind !== "operator" && entry.client.keyId === keyId)
         this.#entries.delete(hash);
     }
+  }
+
+  /** Forgets every key (the change feed reconnected: revocations may have been missed). */
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
   }
 }

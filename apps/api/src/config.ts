@@ -40,6 +40,11 @@ export const ApiConfig = z
       /** The same for one client address, counted before any key is looked up. */
       SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND: z.coerce.number().min(0).default(50),
       SIGHTLINE_RATE_LIMIT_CLIENT_BURST: z.coerce.number().int().min(1).default(200),
+      /**
+       * How many API processes serve the same clients: each enforces 1/N of the rates and bursts
+       * above, so that together they allow the configured figures (the buckets are per process).
+       */
+      SIGHTLINE_API_PROCESSES: z.coerce.number().int().min(1).max(1000).default(1),
       /** PEM files: when both are set, the API serves HTTPS (reloaded on SIGHUP). */
       TLS_CERT_FILE: z.string().min(1).optional(),
       TLS_KEY_FILE: z.string().min(1).optional(),
@@ -56,6 +61,24 @@ export const ApiConfig = z
     {
       path: ["TLS_KEY_FILE"],
       message: "TLS_CERT_FILE and TLS_KEY_FILE are set together, or neither",
+    },
+  )
+  .refine(
+    (config) =>
+      config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND === 0 ||
+      config.SIGHTLINE_RATE_LIMIT_KEY_BURST >= config.SIGHTLINE_API_PROCESSES,
+    {
+      path: ["SIGHTLINE_RATE_LIMIT_KEY_BURST"],
+      message: "must be at least SIGHTLINE_API_PROCESSES: each process allows burst / processes",
+    },
+  )
+  .refine(
+    (config) =>
+      config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND === 0 ||
+      config.SIGHTLINE_RATE_LIMIT_CLIENT_BURST >= config.SIGHTLINE_API_PROCESSES,
+    {
+      path: ["SIGHTLINE_RATE_LIMIT_CLIENT_BURST"],
+      message: "must be at least SIGHTLINE_API_PROCESSES: each process allows burst / processes",
     },
   )
   .refine(

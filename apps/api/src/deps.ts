@@ -52,7 +52,10 @@ export async function connectAppDeps(options: {
   const feed = await listenForChanges(options.databaseUrl, {
     partnerChanged: (partnerId) => readCache.invalidate(partnerId),
     apiKeyRevoked: (keyId) => apiClientCache.evictKey(keyId),
-    resynchronised: () => readCache.resume(),
+    resynchronised: () => {
+      readCache.resume();
+      apiClientCache.clear();
+    },
     disconnected: () => {
       readCache.suspend();
       options.logger.warn("change feed disconnected: read cache suspended until it reconnects");

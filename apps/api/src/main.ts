@@ -17,7 +17,7 @@ import {
 import { createApp } from "./app.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
-import { TokenBuckets } from "./rate-limits.ts";
+import { rateLimitsOf } from "./rate-limits.ts";
 
 /** Resolves once the server listens; rejects with a message naming PORT when it cannot. */
 function listening(server: ServerType, host: string, port: number): Promise<void> {
@@ -87,20 +87,7 @@ async function main() {
     https: tls !== undefined,
     trustProxy: config.TRUST_PROXY,
     alerts: alertSettingsOf(config),
-    rateLimits: {
-      ...(config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND > 0 && {
-        perKey: new TokenBuckets(
-          config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND,
-          config.SIGHTLINE_RATE_LIMIT_KEY_BURST,
-        ),
-      }),
-      ...(config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND > 0 && {
-        perClient: new TokenBuckets(
-          config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND,
-          config.SIGHTLINE_RATE_LIMIT_CLIENT_BURST,
-        ),
-      }),
-    },
+    rateLimits: rateLimitsOf(config),
   });
   undo.push(() => running.close());
   // What the operator must settle since tenant isolation: logged at every start until settled.

@@ -1,4 +1,5 @@
 import { AppError } from "@sightline/domain";
+import type { ApiConfig } from "./config.ts";
 
 /** What one bucket said about a request: whether it may go on, and the RateLimit-* figures. */
 export interface RateDecision {
@@ -57,6 +58,41 @@ export class TokenBuckets {
 export interface RateLimits {
   perClient?: TokenBuckets;
   perKey?: TokenBuckets;
+}
+
+/** The variables `rateLimitsOf` reads. */
+export type RateLimitConfig = Pick<
+  ApiConfig,
+  | "SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND"
+  | "SIGHTLINE_RATE_LIMIT_KEY_BURST"
+  | "SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND"
+  | "SIGHTLINE_RATE_LIMIT_CLIENT_BURST"
+  | "SIGHTLINE_API_PROCESSES"
+>;
+
+/**
+ * The limits of one of `SIGHTLINE_API_PROCESSES` API processes. The buckets are per process, so
+ * each process allows 1/N of the configured rate and of the burst (rounded down): N processes
+ * together allow at most the configured figures. A rate of 0 turns its limit off.
+ */
+export function rateLimitsOf(config: RateLimitConfig, now?: () => number): RateLimits {
+  const processes = config.SIGHTLINE_API_PROCESSES;
+  const share = (perSecond: number, burst: number) =>
+    new TokenBuckets(perSecond / processes, Math.floor(burst / processes), undefined, now);
+  return {
+    ...(config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND > 0 && {
+      perKey: share(
+        config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND,
+        config.SIGHTLINE_RATE_LIMIT_KEY_BURST,
+      ),
+    }),
+    ...(config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND > 0 && {
+      perClient: share(
+        config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND,
+        config.SIGHTLINE_RATE_LIMIT_CLIENT_BURST,
+      ),
+    }),
+  };
 }
 
 /**

@@ -24,4 +24,19 @@ describe("ApiClientCache", () => {
     expect(cache.get("h2")).toBeUndefined();
     expect(cache.get("h4")).toMatchObject({ keyId: "key_d" });
   });
+
+  it("does not store a look-up that raced a revocation or a reconnection", () => {
+    const cache = new ApiClientCache(1_000, 10);
+    const before = cache.generation;
+    cache.evictKey("key_a"); // the revocation is heard while the key's look-up is on its way
+    cache.set("h1", partner, before);
+    expect(cache.get("h1")).toBeUndefined();
+    cache.set("h1", partner, cache.generation);
+    expect(cache.get("h1")).toEqual(partner);
+    const looking = cache.generation;
+    cache.clear();
+    expect(cache.get("h1")).toBeUndefined();
+    cache.set("h1", partner, looking);
+    expect(cache.get("h1")).toBeUndefined();
+  });
 });

@@ -21,6 +21,7 @@ async function findApiClient(
   if (cached) return cached;
   // A key just found unknown is not looked up again for a while: guessing costs no queries.
   if (deps.apiClientCache.isUnknown(digest)) return undefined;
+  const generation = deps.apiClientCache.generation;
   const row = await findApiKeyByHash(deps.db, digest);
   if (!row || !digestsEqual(row.keyHash, digest)) {
     deps.apiClientCache.setUnknown(digest);
@@ -31,7 +32,7 @@ async function findApiClient(
     : row.customerId
       ? { kind: "customer", customerId: row.customerId, keyId: row.id }
       : undefined;
-  if (client) deps.apiClientCache.set(digest, client);
+  if (client) deps.apiClientCache.set(digest, client, generation);
   return client;
 }
 

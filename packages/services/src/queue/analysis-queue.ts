@@ -35,8 +35,8 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
 };
 
 /**
- * Creates the queues (idempotent): one active analysis per account at a time; alerts' deliveries
- * retried with back-off.
+ * Creates the queues (idempotent, and safe in several processes at once): one active analysis per
+ * account at a time; alerts' deliveries retried with back-off.
  */
 export async function createQueues(boss: PgBoss, settings: QueueSettings): Promise<void> {
   const analysis = {
@@ -58,8 +58,18 @@ export async function createQueues(boss: PgBoss, settings: QueueSettings): Promi
     [ALERT_QUEUE, ALERT_QUEUE_OPTIONS],
   ];
   for (const [name, options] of queues) {
-    if (await boss.getQueue(name)) await boss.updateQueue(name, { name, ...options });
-    else await boss.createQueue(name, { name, ...options });
+    // Processes starting together on a new database create the same queues at once: pg-boss's
+    // create_queue then deadlocks (or meets the other's row), and the loser finds it made.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (await boss.getQueue(name)) await boss.updateQueue(name, { name, ...options });
+        else await boss.createQueue(name, { name, ...options });
+        break;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= 10 || (code !== "40P01" && code !== "23505")) throw error;
+      }
+    }
   }
 }
 
