@@ -39,6 +39,8 @@ export function registerConsole(app: OpenAPIHono<AppEnv>): void {
       },
       xFrameOptions: "DENY",
       referrerPolicy: "no-referrer",
+      // The app sets Strict-Transport-Security itself, and only when it serves HTTPS.
+      strictTransportSecurity: false,
     }),
   );
   app.get("/console", (c) => c.redirect("/console/", 301));
