@@ -23,8 +23,10 @@ export async function runAnalyzeAzure(
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const snapshot = await loadAzureSnapshot(command);
+  // Counted before the engine reads the snapshot: a list that is not one is its error to name.
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
   command.progress(
-    `read ${snapshot.roleAssignments.length} role assignments and ${snapshot.roleDefinitions.length} role definitions; analysing`,
+    `read ${count(snapshot.roleAssignments)} role assignments and ${count(snapshot.roleDefinitions)} role definitions; analysing`,
   );
   const analysis = analyzeAzureSubscription(snapshot);
   command.progress(

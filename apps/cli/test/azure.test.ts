@@ -243,6 +243,41 @@ describe("sightline analyze on an Azure subscription", () => {
     ]);
   });
 
+  it("leaves a malformed entry out with an issue in issues.json and analyses the rest", async () => {
+    const file = path.join(dir, "one-bad-entry.json");
+    const roles = JSON.parse(await readFile(files["roles.json"] as string, "utf8"));
+    const assignments = JSON.parse(await readFile(files["assignments.json"] as string, "utf8"));
+    await writeFile(
+      file,
+      JSON.stringify({
+        subscriptionId: SUB,
+        roleDefinitions: roles,
+        roleAssignments: [
+          { id: "x", principalId: "p", roleDefinitionId: "r" },
+          ...assignments.value,
+        ],
+      }),
+    );
+    const out = path.join(dir, "one-bad-entry");
+    const counts = await runAnalyzeAzure({
+      snapshot: file,
+      formats: ["csv"],
+      out,
+      progress: () => {},
+    });
+    const issues = JSON.parse(await readFile(path.join(out, "issues.json"), "utf8"));
+    expect(issues).toEqual([
+      {
+        path: "roleAssignments[0].scope",
+        message: "must be a non-empty string; the role assignment is ignored",
+        severity: "error",
+      },
+    ]);
+    expect(counts.issues).toBe(1);
+    const principals = await csv(out, "principals");
+    expect(principals.map((p) => p.principal_arn).sort()).toEqual([ALICE, MI, OPS].sort());
+  });
+
   it("names the missing option, the conflicting one, and the malformed field", async () => {
     const fails = (args: string[], text: string) =>
       expect(run(bin, ["analyze", ...args, "--out", path.join(dir, "x")])).rejects.toMatchObject({
@@ -272,10 +307,10 @@ describe("sightline analyze on an Azure subscription", () => {
       JSON.stringify({
         subscriptionId: SUB,
         roleDefinitions: [],
-        roleAssignments: [{ id: "x", principalId: "p", roleDefinitionId: "r" }],
+        roleAssignments: { id: "x", principalId: "p", roleDefinitionId: "r" },
       }),
     );
-    await fails(["--azure-snapshot", bad], "roleAssignments[0].scope must be a non-empty string");
+    await fails(["--azure-snapshot", bad], "roleAssignments must be a list");
     const roles = path.join(dir, "roles-object.json");
     await writeFile(roles, JSON.stringify({ roles: [] }));
     await fails(

@@ -63,6 +63,7 @@ export type {
   AzureRoleDefinitionInput,
   AzureSnapshot,
 } from "./azure/azure-snapshot.ts";
+export { azureSnapshotSchema } from "./azure/azure-snapshot.ts";
 export { ENGINE_VERSION } from "./engine-version.ts";
 export type {
   AccessEdgeAttributes,

@@ -142,37 +142,25 @@ describe("analyzeAzureSubscription input", () => {
     expect(analysis.resources[2]?.service).toBe("Microsoft.Web");
   });
 
-  it("names the field and the rule of malformed input", () => {
+  it("names the field and the rule of a snapshot that cannot be analysed", () => {
     expect(thrown((s) => delete s.subscriptionId).field).toBe("subscriptionId");
     expect(thrown((s) => (s.subscriptionId = "not-a-guid")).message).toMatch(
       /subscriptionId must be a subscription GUID/,
     );
     expect(thrown((s) => (s.roleAssignments = {})).message).toBe("roleAssignments must be a list");
     expect(thrown((s) => delete s.roleDefinitions).field).toBe("roleDefinitions");
-    expect(
-      thrown(
-        (s) =>
-          (((s.roleAssignments as Record<string, unknown>[])[0] as Record<string, unknown>).scope =
-            7),
-      ).field,
-    ).toBe("roleAssignments[0].scope");
-    expect(
-      thrown(
-        (s) =>
-          ((
-            (
-              (s.roleDefinitions as Record<string, unknown>[])[0] as {
-                permissions: Record<string, unknown>[];
-              }
-            ).permissions[0] as Record<string, unknown>
-          ).notActions = "x"),
-      ).field,
-    ).toBe("roleDefinitions[0].permissions[0].notActions");
-    expect(
-      thrown((s) => (s.denyAssignments = [{ id: "d", properties: { scope: "/" } }])).field,
-    ).toBe("denyAssignments[0].properties.principals");
-    expect(thrown((s) => (s.groups = [{ id: "g" }])).field).toBe("groups[0].members");
+    expect(thrown((s) => (s.denyAssignments = "none")).message).toBe(
+      "denyAssignments must be a list",
+    );
+    expect(thrown((s) => (s.managementGroupAncestors = ["root", 7])).field).toBe(
+      "managementGroupAncestors[1]",
+    );
     expect(thrown((s) => (s.cloud = "aws")).field).toBe("cloud");
+    for (const input of [null, [], "snapshot.json"]) {
+      expect(() => analyzeAzureSubscription(input as unknown as AzureSnapshot)).toThrow(
+        new AzureSnapshotError("snapshot", "must be an object"),
+      );
+    }
   });
 
   it("records soft problems as issues: unknown role, another subscription, unknown operation", () => {

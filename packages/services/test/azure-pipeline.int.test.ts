@@ -7,7 +7,7 @@ import { type AzureTokenCredential, createAppCredential } from "@sightline/azure
 import { smallTenant } from "@sightline/azure-fake";
 import { latestSnapshot } from "@sightline/db";
 import { AppError } from "@sightline/domain";
-import type { AzureSnapshot } from "@sightline/engine";
+import type { AzureRoleDefinitionInput, AzureSnapshot } from "@sightline/engine";
 import { Manifest, PRINCIPAL_COLUMNS } from "@sightline/reports";
 import {
   DATADOG_FILE_RULE,
@@ -205,6 +205,44 @@ describe("an Azure subscription's analysis, end to end through the fake Azure", 
       provider: "azure",
       authorization: "Bearer vending-token-0123456789",
     });
+  });
+
+  it("reports a malformed entry of the subscription as an input issue and analyses the rest", async () => {
+    const partner = await pipeline.azurePartner();
+    const guid = "9e9e9e9e-0000-4000-8000-000000000001";
+    // A custom role whose `actions` is not a list: the engine leaves it out with an issue.
+    const malformed = {
+      id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/${guid}`,
+      name: guid,
+      roleName: "Malformed operator",
+      roleType: "CustomRole",
+      assignableScopes: [`/subscriptions/${SUB}`],
+      permissions: [{ actions: "Microsoft.Compute/*" }],
+    } as unknown as AzureRoleDefinitionInput;
+    azure.model.roleDefinitions.push(malformed);
+    try {
+      const { executionId } = await triggerAnalysis(ctx, {
+        owner: { kind: "partner", ...partner },
+        accountId: SUB,
+        kind: "ondemand",
+      });
+      const execution = await pipeline.finished(executionId);
+      expect(execution).toMatchObject({ status: "succeeded", failureCode: null });
+      const issues = execution.warnings
+        .filter((w) => w.code === "input-issue")
+        .map((w) => w.message);
+      expect(issues).toContainEqual(
+        expect.stringMatching(
+          /^roleDefinitions\[\d+\]\.permissions\[0\]\.actions: must be a list; the role definition is ignored$/,
+        ),
+      );
+      const reports = `customers/${partner.customerId}/reports/azure/${SUB}/`;
+      expect(execution.reportKeys).toContainEqual(
+        expect.stringMatching(new RegExp(`^${reports}\\d{4}/\\d{2}/principals\\.[\\d-]+\\.csv$`)),
+      );
+    } finally {
+      azure.model.roleDefinitions.splice(azure.model.roleDefinitions.indexOf(malformed), 1);
+    }
   });
 
   it("fails ACCESS_DENIED naming the permission when the application lacks Reader", async () => {

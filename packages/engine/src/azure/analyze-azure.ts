@@ -14,7 +14,7 @@ import { AzureResourceRows } from "./azure-resource-rows.ts";
 import { normalizeScope } from "./azure-scope.ts";
 import { AUTHORIZATION, ScopeEvaluator } from "./azure-scope-evaluation.ts";
 import { type AzureSignatures, groupBySignature } from "./azure-signatures.ts";
-import type { AzureSnapshot } from "./azure-snapshot.ts";
+import { type AzureSnapshot, azureResourceSchema } from "./azure-snapshot.ts";
 import { readAzureSnapshot } from "./read-azure-snapshot.ts";
 
 export interface AzureAnalyzeOptions {
@@ -27,7 +27,8 @@ export interface AzureAnalyzeOptions {
 
 /**
  * Azure RBAC analysis of one subscription: who holds which capability where, as the same rows
- * as `analyzeAccount`. Pure; malformed input throws `AzureSnapshotError` naming the field.
+ * as `analyzeAccount`. Pure. A snapshot that cannot be analysed at all throws
+ * `AzureSnapshotError` naming the field; a malformed entry is left out with an issue.
  */
 export function analyzeAzureSubscription(
   snapshot: AzureSnapshot,
@@ -124,11 +125,16 @@ export function azureResourceMetadata(
   rows: readonly ResourceRow[],
 ): Map<string, { name: string; tags?: Readonly<Record<string, string>> }> {
   const listed = new Map<string, { name?: string; tags?: Readonly<Record<string, string>> }>();
-  for (const r of [...(snapshot.resourceGroups ?? []), ...(snapshot.resources ?? [])])
+  // Read as the analysis reads them: an entry its schema refuses (an issue of the analysis) is left out.
+  for (const entry of [...(snapshot.resourceGroups ?? []), ...(snapshot.resources ?? [])]) {
+    const parsed = azureResourceSchema.safeParse(entry);
+    if (!parsed.success) continue;
+    const r = parsed.data;
     listed.set(normalizeScope(r.id), {
       ...(r.name ? { name: r.name } : {}),
       ...(r.tags ? { tags: r.tags } : {}),
     });
+  }
   const out = new Map<string, { name: string; tags?: Readonly<Record<string, string>> }>();
   for (const row of rows) {
     const found = listed.get(normalizeScope(row.resourceArn));

@@ -1,64 +1,76 @@
+import type { z } from "zod";
+import { type Issue, issueAt } from "../issues.ts";
 import { AzureSnapshotError, type PermissionBlock } from "./azure-model.ts";
 import type { AzurePermissionInput } from "./azure-snapshot.ts";
 
 /**
- * The field readers of `readAzureSnapshot`: each checks one value of the snapshot and throws
- * `AzureSnapshotError` naming the field (e.g. `roleAssignments[3].scope`) when it is malformed.
+ * How `readAzureSnapshot` turns the schemas' verdicts (azure-snapshot.ts) into the engine's:
+ * a field path as the issues write it (`roleAssignments[3].scope`), a malformed entry ignored
+ * with an issue per fault, a malformed frame thrown as `AzureSnapshotError`.
  */
 
-export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-export function record(value: unknown, field: string): Record<string, unknown> {
-  if (!isObject(value)) throw new AzureSnapshotError(field, "must be an object");
-  return value;
+/** `roleAssignments[3].scope` from `roleAssignments` and zod's `[3, "scope"]`. */
+export function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
+  let out = prefix;
+  for (const key of path)
+    out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
+  return out;
 }
 
-export function text(value: unknown, field: string): string {
-  if (typeof value !== "string" || value.trim() === "")
-    throw new AzureSnapshotError(field, "must be a non-empty string");
-  return value;
+/** The snapshot's frame, or `AzureSnapshotError` naming its first fault. */
+export function readFrame<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AzureSnapshotError(
+    fieldPath("", issue?.path ?? []) || "snapshot",
+    issue?.message ?? "is malformed",
+  );
 }
 
-export function optionalText(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw new AzureSnapshotError(field, "must be a string or null");
-  return value === "" ? undefined : value;
+/**
+ * The entries of a list that `schema` accepts, each with its position; one that it refuses is
+ * ignored, with an issue per fault naming its path (`roleAssignments[3].scope`).
+ */
+export function readEntries<T extends z.ZodType>(
+  entries: readonly unknown[] | null | undefined,
+  schema: T,
+  field: string,
+  what: string,
+  issues: Issue[],
+): { entry: z.infer<T>; index: number; path: string }[] {
+  const out: { entry: z.infer<T>; index: number; path: string }[] = [];
+  (entries ?? []).forEach((raw, index) => {
+    const path = `${field}[${index}]`;
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) out.push({ entry: parsed.data, index, path });
+    else
+      for (const issue of parsed.error.issues)
+        issues.push(
+          issueAt(fieldPath(path, issue.path), `${issue.message}; the ${what} is ignored`),
+        );
+  });
+  return out;
 }
 
-export function list(value: unknown, field: string, required: boolean): readonly unknown[] {
-  if (value === undefined || value === null) {
-    if (required) throw new AzureSnapshotError(field, "is required: a list");
-    return [];
-  }
-  if (!Array.isArray(value)) throw new AzureSnapshotError(field, "must be a list");
-  return value;
-}
+/** An optional text as the analysis reads it: `""` and `null` are absent. */
+export const present = (value: string | null | undefined): string | undefined =>
+  value === null || value === "" ? undefined : value;
 
-export function textList(value: unknown, field: string): string[] {
-  return list(value, field, false).map((v, i) => text(v, `${field}[${i}]`));
-}
-
-export function optionalBoolean(value: unknown, field: string): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") throw new AzureSnapshotError(field, "must be true or false");
-  return value;
-}
-
-export function readBlocks(value: unknown, field: string, required: boolean): PermissionBlock[] {
-  return list(value, field, required).map((entry, j) => {
-    const path = `${field}[${j}]`;
-    const p = record(entry, path) as AzurePermissionInput & Record<string, unknown>;
-    const condition = optionalText(p.condition, `${path}.condition`);
+/** The permission blocks of a role definition or deny assignment (already read by the schema). */
+export function readBlocks(
+  blocks: readonly AzurePermissionInput[],
+  field: string,
+): PermissionBlock[] {
+  return blocks.map((p, j) => {
+    const condition = present(p.condition);
     return {
-      actions: textList(p.actions, `${path}.actions`),
-      notActions: textList(p.notActions, `${path}.notActions`),
-      dataActions: textList(p.dataActions, `${path}.dataActions`),
-      notDataActions: textList(p.notDataActions, `${path}.notDataActions`),
+      actions: p.actions ?? [],
+      notActions: p.notActions ?? [],
+      dataActions: p.dataActions ?? [],
+      notDataActions: p.notDataActions ?? [],
       ...(condition ? { condition } : {}),
-      path,
+      path: `${field}[${j}]`,
     };
   });
 }

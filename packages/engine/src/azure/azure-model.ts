@@ -5,7 +5,11 @@ import type { ScopeKind, ScopeTree } from "./azure-scope.ts";
 
 /** What `readAzureSnapshot` builds from a snapshot: the model the analysis evaluates. */
 
-/** Malformed input: the field at fault and the rule it breaks, for a 400 answer. */
+/**
+ * A snapshot that cannot be analysed at all (not an object, no subscription GUID, a top-level
+ * field of the wrong shape): the field at fault and the rule it breaks, for a 400 answer.
+ * A malformed entry of a list is not thrown: it is left out with an issue.
+ */
 export class AzureSnapshotError extends Error {
   override readonly name = "AzureSnapshotError";
   constructor(
@@ -44,6 +48,8 @@ export interface AzureRole {
 
 export interface AzureAssignment {
   index: number;
+  /** `roleAssignments[i]`, its place in the snapshot, for issues. */
+  path: string;
   id: string;
   /** Lower-cased principal object ID. */
   principal: string;

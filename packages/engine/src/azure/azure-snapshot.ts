@@ -1,141 +1,211 @@
+import { z } from "zod";
+
 /**
  * The inputs of one Azure subscription's analysis, in Azure's own export formats, so that a
  * user can hand `sightline analyze` the files `az` writes and the collector writes the same.
  *
- * Every list is what Azure returns: unknown extra fields are allowed and ignored; `null` is
- * accepted wherever Azure writes it for "none".
+ * The schemas below are the one place that says what each field must be; the types are
+ * inferred from them. Every list is what Azure returns: unknown extra fields are allowed and
+ * ignored; `null` is accepted wherever Azure writes it for "none". Fields the analysis does not
+ * read are typed but never refused: a value of another type is ignored.
+ * `readAzureSnapshot` (read-azure-snapshot.ts) reads a snapshot through them.
  */
 
+/** A subscription (or tenant) ID. */
+export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const TEXT = "must be a non-empty string";
+/** A required string with something in it. */
+const text = () =>
+  z.string({ error: TEXT }).refine((s) => s.trim() !== "", { error: TEXT, abort: true });
+/** A string, `null` or absent (`""` reads as absent). */
+const optionalText = () => z.string({ error: "must be a string or null" }).nullish();
+/** A field the analysis does not read: a string when given, anything else ignored. */
+const unreadText = () => z.string().nullish().catch(undefined);
+const optionalBoolean = () => z.boolean({ error: "must be true or false" }).nullish();
+const listError = (issue: { input?: unknown }) =>
+  issue.input === undefined ? "is required: a list" : "must be a list";
+/** A required list. */
+const list = <T extends z.ZodType>(entry: T) => z.array(entry, { error: listError }).readonly();
+/** A list, `null` or absent (none). */
+const optionalList = <T extends z.ZodType>(entry: T) => list(entry).nullish();
+const object = <S extends z.ZodRawShape>(shape: S) =>
+  z.object(shape, { error: "must be an object" });
+
 /** One `permissions` entry of a role definition (`az role definition list`). */
-export interface AzurePermissionInput {
-  actions?: readonly string[] | null;
-  notActions?: readonly string[] | null;
-  dataActions?: readonly string[] | null;
-  notDataActions?: readonly string[] | null;
-  condition?: string | null;
-  conditionVersion?: string | null;
-}
+export const azurePermissionSchema = object({
+  actions: optionalList(text()),
+  notActions: optionalList(text()),
+  dataActions: optionalList(text()),
+  notDataActions: optionalList(text()),
+  condition: optionalText(),
+  conditionVersion: optionalText(),
+});
+export type AzurePermissionInput = z.infer<typeof azurePermissionSchema>;
 
 /** An element of `az role definition list` (built-in and custom roles). */
-export interface AzureRoleDefinitionInput {
+export const azureRoleDefinitionSchema = object({
   /** `/subscriptions/<sub>/providers/Microsoft.Authorization/roleDefinitions/<guid>` or `/providers/…`. */
-  id: string;
+  id: text(),
   /** The definition's GUID. */
-  name: string;
-  roleName: string;
+  name: text(),
+  roleName: text(),
   /** `BuiltInRole` or `CustomRole`. */
-  roleType?: string;
-  description?: string | null;
-  assignableScopes?: readonly string[] | null;
-  permissions: readonly AzurePermissionInput[];
-}
+  roleType: optionalText(),
+  description: unreadText(),
+  assignableScopes: optionalList(text()),
+  permissions: list(azurePermissionSchema),
+});
+export type AzureRoleDefinitionInput = z.infer<typeof azureRoleDefinitionSchema>;
 
 /** `User`, `Group`, `ServicePrincipal`, `ForeignGroup`, `Device`, … as `az` writes them. */
 export type AzurePrincipalTypeInput = string;
 
 /** An element of `az role assignment list --all --include-inherited`. */
-export interface AzureRoleAssignmentInput {
+export const azureRoleAssignmentSchema = object({
   /** `<scope>/providers/Microsoft.Authorization/roleAssignments/<guid>`. */
-  id: string;
-  name?: string;
-  principalId: string;
-  principalType?: AzurePrincipalTypeInput | null;
+  id: text(),
+  name: unreadText(),
+  principalId: text(),
+  /** `User`, `Group`, `ServicePrincipal`, `ForeignGroup`, `Device`, … */
+  principalType: optionalText(),
   /** `az` fills it with the UPN or display name; may be absent. */
-  principalName?: string | null;
-  roleDefinitionId: string;
-  roleDefinitionName?: string | null;
+  principalName: optionalText(),
+  roleDefinitionId: text(),
+  roleDefinitionName: optionalText(),
   /** `/`, `/providers/Microsoft.Management/managementGroups/<id>`, `/subscriptions/<id>`, `…/resourceGroups/<rg>`, or a resource ID. */
-  scope: string;
+  scope: text(),
   /** ABAC condition on data actions (conditionVersion `2.0`). */
-  condition?: string | null;
-  conditionVersion?: string | null;
-}
+  condition: optionalText(),
+  conditionVersion: optionalText(),
+});
+export type AzureRoleAssignmentInput = z.infer<typeof azureRoleAssignmentSchema>;
 
 /** A principal of a deny assignment: the all-principals entry has ID `00000000-0000-0000-0000-000000000000` and type `SystemDefined`. */
-export interface AzureDenyPrincipalInput {
-  id: string;
-  type?: string | null;
-}
+export const azureDenyPrincipalSchema = object({ id: text(), type: unreadText() });
+export type AzureDenyPrincipalInput = z.infer<typeof azureDenyPrincipalSchema>;
+
+/** A deny assignment's body: under `properties` (REST) or flat (the SDK's model). */
+export const azureDenyAssignmentPropertiesSchema = object({
+  denyAssignmentName: optionalText(),
+  description: unreadText(),
+  permissions: list(azurePermissionSchema),
+  scope: text(),
+  doNotApplyToChildScopes: optionalBoolean(),
+  principals: list(azureDenyPrincipalSchema),
+  excludePrincipals: optionalList(azureDenyPrincipalSchema),
+  isSystemProtected: z.boolean().nullish().catch(undefined),
+  condition: optionalText(),
+});
+export type AzureDenyAssignmentProperties = z.infer<typeof azureDenyAssignmentPropertiesSchema>;
 
 /**
  * A deny assignment as ARM returns it (`GET …/providers/Microsoft.Authorization/denyAssignments`):
- * fields either flat or under `properties`, as the REST API and `az rest` write them.
+ * fields either flat or under `properties`, as the REST API and `az rest` write them. Without
+ * `properties`, the flat fields must hold what `properties` would.
  */
-export interface AzureDenyAssignmentInput {
-  id: string;
-  name?: string;
-  properties?: AzureDenyAssignmentProperties;
-  /** Flat form, as the SDK's model gives it. */
-  denyAssignmentName?: string;
-  permissions?: readonly AzurePermissionInput[];
-  scope?: string;
-  doNotApplyToChildScopes?: boolean | null;
-  principals?: readonly AzureDenyPrincipalInput[];
-  excludePrincipals?: readonly AzureDenyPrincipalInput[] | null;
-  isSystemProtected?: boolean | null;
-}
-
-export interface AzureDenyAssignmentProperties {
-  denyAssignmentName?: string;
-  description?: string | null;
-  permissions: readonly AzurePermissionInput[];
-  scope: string;
-  doNotApplyToChildScopes?: boolean | null;
-  principals: readonly AzureDenyPrincipalInput[];
-  excludePrincipals?: readonly AzureDenyPrincipalInput[] | null;
-  isSystemProtected?: boolean | null;
-}
+export const azureDenyAssignmentSchema = azureDenyAssignmentPropertiesSchema
+  .partial()
+  .extend({
+    id: text(),
+    name: unreadText(),
+    properties: azureDenyAssignmentPropertiesSchema.optional(),
+  })
+  .superRefine((deny, context) => {
+    if (deny.properties !== undefined) return;
+    const flat = azureDenyAssignmentPropertiesSchema.safeParse(deny);
+    for (const issue of flat.error?.issues ?? [])
+      context.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  });
+export type AzureDenyAssignmentInput = z.infer<typeof azureDenyAssignmentSchema>;
 
 /**
  * A Microsoft Graph directory object (user, group, service principal), as `GET /users`,
  * `/groups`, `/servicePrincipals` or `…/transitiveMembers` return it.
  * `servicePrincipalType` `ManagedIdentity` marks a managed identity.
  */
-export interface AzureDirectoryObjectInput {
-  id: string;
-  "@odata.type"?: string;
-  displayName?: string | null;
-  userPrincipalName?: string | null;
-  appId?: string | null;
-  servicePrincipalType?: string | null;
-}
+export const azureDirectoryObjectSchema = object({
+  id: text(),
+  "@odata.type": optionalText(),
+  displayName: optionalText(),
+  userPrincipalName: optionalText(),
+  appId: unreadText(),
+  servicePrincipalType: optionalText(),
+});
+export type AzureDirectoryObjectInput = z.infer<typeof azureDirectoryObjectSchema>;
 
 /** A group with its members (Graph `GET /groups/{id}/transitiveMembers`; direct members are closed transitively). */
-export interface AzureGroupInput extends AzureDirectoryObjectInput {
-  members: readonly AzureDirectoryObjectInput[];
-}
+export const azureGroupSchema = azureDirectoryObjectSchema.extend({
+  members: list(azureDirectoryObjectSchema),
+});
+export type AzureGroupInput = z.infer<typeof azureGroupSchema>;
 
-/** An element of `az resource list` (ARM `GET /subscriptions/<id>/resources`). */
-export interface AzureResourceInput {
-  id: string;
-  name?: string;
-  type: string;
-  location?: string | null;
-  resourceGroup?: string | null;
-  tags?: Readonly<Record<string, string>> | null;
-}
+/** An element of `az resource list` (ARM `GET /subscriptions/<id>/resources`) or `az group list`. */
+export const azureResourceSchema = object({
+  id: text(),
+  name: optionalText(),
+  type: optionalText(),
+  location: unreadText(),
+  resourceGroup: unreadText(),
+  tags: z
+    .record(z.string(), z.string({ error: "must be a string" }), { error: "must be an object" })
+    .readonly()
+    .nullish(),
+});
+export type AzureResourceInput = z.infer<typeof azureResourceSchema>;
 
-/** Raw inputs for one Azure subscription. */
-export interface AzureSnapshot {
+/** What frames a snapshot: a value here that is wrong makes the whole snapshot unusable. */
+const frame = {
   /** The subscription's GUID. */
-  subscriptionId: string;
-  tenantId?: string;
+  subscriptionId: text().refine((id) => GUID.test(id), {
+    error: (issue) => `must be a subscription GUID, got '${issue.input}'`,
+  }),
+  tenantId: optionalText(),
   /** `azure` (public cloud) or `azure-government`. Default `azure`. */
-  cloud?: "azure" | "azure-government";
+  cloud: z
+    .enum(["azure", "azure-government"], { error: "must be 'azure' or 'azure-government'" })
+    .optional(),
   /**
    * The management groups above the subscription, root first (their IDs, not display names).
    * An assignment at a management group not in this chain does not apply to the subscription.
    * When absent, every management-group assignment given applies (as `--include-inherited`
    * lists only those that do).
    */
-  managementGroupAncestors?: readonly string[];
-  roleDefinitions: readonly AzureRoleDefinitionInput[];
-  roleAssignments: readonly AzureRoleAssignmentInput[];
-  denyAssignments?: readonly AzureDenyAssignmentInput[];
+  managementGroupAncestors: optionalList(text()),
+};
+
+/** Raw inputs for one Azure subscription. */
+export const azureSnapshotSchema = object({
+  ...frame,
+  roleDefinitions: list(azureRoleDefinitionSchema),
+  roleAssignments: list(azureRoleAssignmentSchema),
+  denyAssignments: optionalList(azureDenyAssignmentSchema),
   /** Users, service principals (managed identities included) and groups that hold or may hold assignments. */
-  principals?: readonly AzureDirectoryObjectInput[];
-  groups?: readonly AzureGroupInput[];
+  principals: optionalList(azureDirectoryObjectSchema),
+  groups: optionalList(azureGroupSchema),
   /** The subscription's resource groups (`az group list`): IDs and tags. */
-  resourceGroups?: readonly AzureResourceInput[];
-  resources?: readonly AzureResourceInput[];
-}
+  resourceGroups: optionalList(azureResourceSchema),
+  resources: optionalList(azureResourceSchema),
+});
+export type AzureSnapshot = z.infer<typeof azureSnapshotSchema>;
+
+/**
+ * The snapshot as `readAzureSnapshot` first reads it: the same schema with the frame checked
+ * and the lists' entries left to be read one by one, each by its schema above (a malformed
+ * entry is left out with an issue, the rest read).
+ */
+export const azureSnapshotFrameSchema = azureSnapshotSchema.extend({
+  roleDefinitions: list(z.unknown()),
+  roleAssignments: list(z.unknown()),
+  denyAssignments: optionalList(z.unknown()),
+  principals: optionalList(z.unknown()),
+  groups: optionalList(z.unknown()),
+  resourceGroups: optionalList(z.unknown()),
+  resources: optionalList(z.unknown()),
+});
+export type AzureSnapshotFrame = z.infer<typeof azureSnapshotFrameSchema>;
+
+/** A group as read entry by entry: its members too are read one by one. */
+export const azureGroupFrameSchema = azureDirectoryObjectSchema.extend({
+  members: list(z.unknown()),
+});

@@ -1,15 +1,6 @@
 import { type Issue, issueAt } from "../issues.ts";
 import { parseAzureCondition } from "./azure-condition.ts";
-import {
-  lastSegment,
-  list,
-  optionalBoolean,
-  optionalText,
-  readBlocks,
-  record,
-  text,
-  textList,
-} from "./azure-input-fields.ts";
+import { lastSegment, present, readBlocks, readEntries } from "./azure-input-fields.ts";
 import {
   ALL_PRINCIPALS_ID,
   type AzureAssignment,
@@ -18,12 +9,18 @@ import {
   type AzureScopeInfo,
 } from "./azure-model.ts";
 import { normalizeScope, scopeKind, subscriptionOfScope } from "./azure-scope.ts";
-import type { AzureSnapshot } from "./azure-snapshot.ts";
+import {
+  type AzureDenyAssignmentProperties,
+  type AzureSnapshotFrame,
+  azureDenyAssignmentSchema,
+  azureRoleAssignmentSchema,
+  azureRoleDefinitionSchema,
+} from "./azure-snapshot.ts";
 import { type AzureDirectory, assignmentType } from "./read-azure-directory.ts";
 
 /** What reading the assignments needs of the rest of the snapshot, and what it adds to. */
 export interface AssignmentContext {
-  snapshot: AzureSnapshot & Record<string, unknown>;
+  snapshot: AzureSnapshotFrame;
   subscriptionId: string;
   /** The management groups above the subscription, and whether the snapshot lists them. */
   chain: readonly string[];
@@ -38,28 +35,29 @@ export interface AssignmentContext {
 
 /** The role definitions, by position and by name (GUID); a name listed twice keeps the first. */
 export function readRoles(
-  snapshot: AzureSnapshot & Record<string, unknown>,
+  snapshot: Pick<AzureSnapshotFrame, "roleDefinitions">,
   issues: Issue[],
 ): { roles: AzureRole[]; roleByGuid: Map<string, AzureRole> } {
   const roles: AzureRole[] = [];
   const roleByGuid = new Map<string, AzureRole>();
-  list(snapshot.roleDefinitions, "roleDefinitions", true).forEach((entry, i) => {
-    const path = `roleDefinitions[${i}]`;
-    const r = record(entry, path);
-    const id = text(r.id, `${path}.id`);
-    const guid = text(r.name, `${path}.name`).toLowerCase();
-    const roleName = text(r.roleName, `${path}.roleName`);
-    const roleType = optionalText(r.roleType, `${path}.roleType`);
+  const definitions = readEntries(
+    snapshot.roleDefinitions,
+    azureRoleDefinitionSchema,
+    "roleDefinitions",
+    "role definition",
+    issues,
+  );
+  for (const { entry: r, path } of definitions) {
+    const { id, roleName } = r;
+    const guid = r.name.toLowerCase();
     const role: AzureRole = {
       index: roles.length,
       id,
       guid,
       roleName,
-      custom: (roleType ?? "").toLowerCase() === "customrole",
-      assignableScopes: textList(r.assignableScopes, `${path}.assignableScopes`).map(
-        normalizeScope,
-      ),
-      blocks: readBlocks(r.permissions, `${path}.permissions`, true),
+      custom: (r.roleType ?? "").toLowerCase() === "customrole",
+      assignableScopes: (r.assignableScopes ?? []).map(normalizeScope),
+      blocks: readBlocks(r.permissions, `${path}.permissions`),
       path,
     };
     if (lastSegment(id) !== guid)
@@ -70,11 +68,11 @@ export function readRoles(
       issues.push(
         issueAt(path, `role definition ${guid} is listed twice; the first is used`, "warning"),
       );
-      return;
+      continue;
     }
     roles.push(role);
     roleByGuid.set(guid, role);
-  });
+  }
   return { roles, roleByGuid };
 }
 
@@ -89,20 +87,18 @@ export function readRoleAssignments(
   const { snapshot, subscriptionId, chain, chainGiven, issues, seenMgs, scopes } = context;
   const pending: AzureAssignment[] = [];
   const seenAssignments = new Set<string>();
-  list(snapshot.roleAssignments, "roleAssignments", true).forEach((entry, i) => {
-    const path = `roleAssignments[${i}]`;
-    const a = record(entry, path);
-    const id = text(a.id, `${path}.id`);
-    const principalId = text(a.principalId, `${path}.principalId`);
-    const principalType = optionalText(a.principalType, `${path}.principalType`);
-    const principalName = optionalText(a.principalName, `${path}.principalName`);
-    const roleDefinitionId = text(a.roleDefinitionId, `${path}.roleDefinitionId`);
-    optionalText(a.roleDefinitionName, `${path}.roleDefinitionName`);
-    const scope = text(a.scope, `${path}.scope`);
-    const condition = optionalText(a.condition, `${path}.condition`);
-    optionalText(a.conditionVersion, `${path}.conditionVersion`);
+  const entries = readEntries(
+    snapshot.roleAssignments,
+    azureRoleAssignmentSchema,
+    "roleAssignments",
+    "role assignment",
+    issues,
+  );
+  for (const { entry: a, path } of entries) {
+    const { id, principalId, roleDefinitionId, scope } = a;
+    const condition = present(a.condition);
     const key = id.toLowerCase();
-    if (seenAssignments.has(key)) return; // `--include-inherited` with `--all` may list one twice
+    if (seenAssignments.has(key)) continue; // `--include-inherited` with `--all` may list one twice
     seenAssignments.add(key);
     const scopeKey = normalizeScope(scope);
     const kind = scopeKind(scopeKey);
@@ -114,7 +110,7 @@ export function readRoleAssignments(
           "warning",
         ),
       );
-      return;
+      continue;
     }
     if (
       kind !== "root" &&
@@ -128,7 +124,7 @@ export function readRoleAssignments(
           "warning",
         ),
       );
-      return;
+      continue;
     }
     if (kind === "managementGroup") {
       if (chainGiven && !chain.includes(scopeKey)) {
@@ -139,7 +135,7 @@ export function readRoleAssignments(
             "warning",
           ),
         );
-        return;
+        continue;
       }
       seenMgs.add(scopeKey);
     }
@@ -151,7 +147,7 @@ export function readRoleAssignments(
           `role definition '${roleDefinitionId}' is not in roleDefinitions; the assignment grants nothing here`,
         ),
       );
-      return;
+      continue;
     }
     const parsed = condition ? parseAzureCondition(condition) : undefined;
     if (parsed && "error" in parsed)
@@ -162,11 +158,13 @@ export function readRoleAssignments(
           "warning",
         ),
       );
-    context.directory.add(principalId, assignmentType(principalType), principalName, path);
+    const type = assignmentType(present(a.principalType));
+    context.directory.add(principalId, type, present(a.principalName), path);
     if (kind === "resourceGroup" || kind === "resource" || kind === "subscription")
       if (!scopes.has(scopeKey)) scopes.set(scopeKey, { scope, kind, tags: {} });
     pending.push({
       index: pending.length,
+      path,
       id,
       principal: principalId.toLowerCase(),
       role,
@@ -176,7 +174,7 @@ export function readRoleAssignments(
       ...(condition ? { condition } : {}),
       ...(parsed && "node" in parsed ? { conditionNode: parsed.node } : {}),
     });
-  });
+  }
   return pending;
 }
 
@@ -184,31 +182,34 @@ export function readRoleAssignments(
 export function readDenyAssignments(context: AssignmentContext): AzureDeny[] {
   const { snapshot, subscriptionId, chain, chainGiven, issues, seenMgs } = context;
   const denies: AzureDeny[] = [];
-  list(snapshot.denyAssignments, "denyAssignments", false).forEach((entry, i) => {
-    const path = `denyAssignments[${i}]`;
-    const d = record(entry, path);
-    const id = text(d.id, `${path}.id`);
-    const nested = d.properties !== undefined;
-    const body = nested ? record(d.properties, `${path}.properties`) : d;
-    const at = nested ? `${path}.properties` : path;
-    const scope = text(body.scope, `${at}.scope`);
-    const principalsOf = (value: unknown, field: string, required: boolean) =>
-      list(value, field, required).map((p, j) =>
-        text(record(p, `${field}[${j}]`).id, `${field}[${j}].id`).toLowerCase(),
-      );
-    const who = principalsOf(body.principals, `${at}.principals`, true);
-    const condition = optionalText(body.condition, `${at}.condition`);
+  const entries = readEntries(
+    snapshot.denyAssignments,
+    azureDenyAssignmentSchema,
+    "denyAssignments",
+    "deny assignment",
+    issues,
+  );
+  for (const { entry: d, path } of entries) {
+    const { id } = d;
+    // The schema has checked the flat fields when there is no `properties`.
+    const body = (d.properties ?? d) as AzureDenyAssignmentProperties;
+    const at = d.properties ? `${path}.properties` : path;
+    const { scope } = body;
+    const principalsOf = (list: readonly { id: string }[] | null | undefined) =>
+      (list ?? []).map((p) => p.id.toLowerCase());
+    const who = principalsOf(body.principals);
+    const condition = present(body.condition);
     const deny: AzureDeny = {
       index: denies.length,
       id,
-      name: optionalText(body.denyAssignmentName, `${at}.denyAssignmentName`) ?? lastSegment(id),
+      name: present(body.denyAssignmentName) ?? lastSegment(id),
       scope,
       scopeKey: normalizeScope(scope),
-      blocks: readBlocks(body.permissions, `${at}.permissions`, true),
-      ownScopeOnly: optionalBoolean(body.doNotApplyToChildScopes, `${at}.doNotApplyToChildScopes`),
+      blocks: readBlocks(body.permissions, `${at}.permissions`),
+      ownScopeOnly: body.doNotApplyToChildScopes === true,
       everyone: who.includes(ALL_PRINCIPALS_ID),
       principals: new Set(who),
-      excluded: new Set(principalsOf(body.excludePrincipals, `${at}.excludePrincipals`, false)),
+      excluded: new Set(principalsOf(body.excludePrincipals)),
       ...(condition ? { condition } : {}),
     };
     const kind = scopeKind(deny.scopeKey);
@@ -225,7 +226,7 @@ export function readDenyAssignments(context: AssignmentContext): AzureDeny[] {
           "warning",
         ),
       );
-      return;
+      continue;
     }
     if (kind === "managementGroup" && chainGiven && !chain.includes(deny.scopeKey)) {
       issues.push(
@@ -235,10 +236,10 @@ export function readDenyAssignments(context: AssignmentContext): AzureDeny[] {
           "warning",
         ),
       );
-      return;
+      continue;
     }
     if (kind === "managementGroup") seenMgs.add(deny.scopeKey);
     denies.push(deny);
-  });
+  }
   return denies;
 }

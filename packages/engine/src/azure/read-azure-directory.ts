@@ -1,8 +1,13 @@
 import type { PrincipalType } from "../analyze/analysis-types.ts";
 import { type Issue, issueAt } from "../issues.ts";
-import { list, optionalText, record, text } from "./azure-input-fields.ts";
+import { present, readEntries } from "./azure-input-fields.ts";
 import type { AzurePrincipal } from "./azure-model.ts";
-import type { AzureDirectoryObjectInput, AzureSnapshot } from "./azure-snapshot.ts";
+import {
+  type AzureDirectoryObjectInput,
+  type AzureSnapshotFrame,
+  azureDirectoryObjectSchema,
+  azureGroupFrameSchema,
+} from "./azure-snapshot.ts";
 
 /** Graph `@odata.type` or `az`'s `principalType` to the report's principal type. */
 function directoryType(o: AzureDirectoryObjectInput): PrincipalType | undefined {
@@ -43,22 +48,38 @@ export class AzureDirectory {
 
   constructor(private readonly issues: Issue[]) {}
 
-  /** Reads `principals` and `groups` (with their members). */
-  read(snapshot: AzureSnapshot & Record<string, unknown>): void {
-    list(snapshot.principals, "principals", false).forEach((entry, i) => {
-      this.readDirectoryObject(entry, `principals[${i}]`);
-    });
-    list(snapshot.groups, "groups", false).forEach((entry, i) => {
-      const path = `groups[${i}]`;
+  /** Reads `principals` and `groups` (with their members); a malformed one is left out with an issue. */
+  read(snapshot: Pick<AzureSnapshotFrame, "principals" | "groups">): void {
+    const { issues } = this;
+    for (const { entry, path } of readEntries(
+      snapshot.principals,
+      azureDirectoryObjectSchema,
+      "principals",
+      "principal",
+      issues,
+    ))
+      this.readDirectoryObject(entry, path);
+    for (const { entry, path } of readEntries(
+      snapshot.groups,
+      azureGroupFrameSchema,
+      "groups",
+      "group",
+      issues,
+    )) {
       const group = this.readDirectoryObject(entry, path, "AzureGroup");
       if (group.type !== "AzureGroup") group.type = "AzureGroup";
       const members = this.directMembers.get(group.key) ?? [];
-      list((entry as Record<string, unknown>).members, `${path}.members`, true).forEach((m, j) => {
-        const member = this.readDirectoryObject(m, `${path}.members[${j}]`);
-        members.push(member.key);
-      });
+      const field = `${path}.members`;
+      for (const member of readEntries(
+        entry.members,
+        azureDirectoryObjectSchema,
+        field,
+        "member",
+        issues,
+      ))
+        members.push(this.readDirectoryObject(member.entry, member.path).key);
       this.directMembers.set(group.key, members);
-    });
+    }
   }
 
   /** The principal with this object ID, added when first seen (an unknown type is reported). */
@@ -82,14 +103,9 @@ export class AzureDirectory {
     return p;
   }
 
-  private readDirectoryObject(entry: unknown, path: string, type?: PrincipalType) {
-    const o = record(entry, path) as unknown as AzureDirectoryObjectInput;
-    const id = text(o.id, `${path}.id`);
-    const upn = optionalText(o.userPrincipalName, `${path}.userPrincipalName`);
-    const display = optionalText(o.displayName, `${path}.displayName`);
-    optionalText(o.servicePrincipalType, `${path}.servicePrincipalType`);
-    optionalText(o["@odata.type"], `${path}.@odata.type`);
-    return this.add(id, type ?? directoryType(o), upn ?? display, path);
+  private readDirectoryObject(o: AzureDirectoryObjectInput, path: string, type?: PrincipalType) {
+    const name = present(o.userPrincipalName) ?? present(o.displayName);
+    return this.add(o.id, type ?? directoryType(o), name, path);
   }
 
   /** Gives every principal its groups, transitively; a cycle (which Entra ID refuses) is reported and cut. */

@@ -1,5 +1,5 @@
 import { type Issue, issueAt } from "../issues.ts";
-import { GUID, list, optionalText, record, text, textList } from "./azure-input-fields.ts";
+import { present, readEntries, readFrame } from "./azure-input-fields.ts";
 import { type AzureModel, type AzureScopeInfo, AzureSnapshotError } from "./azure-model.ts";
 import {
   ancestorsOrSelf,
@@ -8,43 +8,35 @@ import {
   type ScopeTree,
   scopeKind,
 } from "./azure-scope.ts";
-import type { AzureResourceInput, AzureSnapshot } from "./azure-snapshot.ts";
+import { azureResourceSchema, azureSnapshotFrameSchema } from "./azure-snapshot.ts";
 import { readDenyAssignments, readRoleAssignments, readRoles } from "./read-azure-assignments.ts";
 import { AzureDirectory } from "./read-azure-directory.ts";
 
 /**
- * Validates a snapshot and builds the model the analysis evaluates. Malformed input (a wrong
- * type, a missing required field) throws `AzureSnapshotError` naming the field; problems Azure
- * itself could hold (an assignment of an unknown role, at another subscription's scope, outside
- * its role's assignable scopes) are recorded as issues.
+ * Reads a snapshot through its schema (azure-snapshot.ts) and builds the model the analysis
+ * evaluates. A snapshot that cannot be analysed (not an object, no subscription GUID, a
+ * top-level field of the wrong shape) throws `AzureSnapshotError` naming the field; a malformed
+ * entry of a list (a role assignment, a principal, a group member, …) is left out with an
+ * issue per fault naming its path (`roleAssignments[3].scope`), and the rest is analysed.
+ * Problems Azure itself could hold (an assignment of an unknown role, at another
+ * subscription's scope, outside its role's assignable scopes) are issues too.
  */
 export function readAzureSnapshot(input: unknown): AzureModel {
-  const snapshot = record(input, "snapshot") as unknown as AzureSnapshot & Record<string, unknown>;
+  const snapshot = readFrame(azureSnapshotFrameSchema, input);
   const issues: Issue[] = [];
-  const subscriptionId = text(snapshot.subscriptionId, "subscriptionId");
-  if (!GUID.test(subscriptionId))
-    throw new AzureSnapshotError(
-      "subscriptionId",
-      `must be a subscription GUID, got '${subscriptionId}'`,
-    );
-  const cloud = snapshot.cloud as unknown;
-  if (cloud !== undefined && cloud !== "azure" && cloud !== "azure-government")
-    throw new AzureSnapshotError("cloud", "must be 'azure' or 'azure-government'");
-  optionalText(snapshot.tenantId, "tenantId");
+  const { subscriptionId } = snapshot;
   const subscriptionScope = `/subscriptions/${subscriptionId.toLowerCase()}`;
 
   const chainGiven = snapshot.managementGroupAncestors !== undefined;
-  const chain = textList(snapshot.managementGroupAncestors, "managementGroupAncestors").map(
-    (id, i) => {
-      const scope = id.startsWith("/") ? normalizeScope(id) : managementGroupScope(id);
-      if (scopeKind(scope) !== "managementGroup")
-        throw new AzureSnapshotError(
-          `managementGroupAncestors[${i}]`,
-          "must be a management group ID or /providers/Microsoft.Management/managementGroups/<id>",
-        );
-      return scope;
-    },
-  );
+  const chain = (snapshot.managementGroupAncestors ?? []).map((id, i) => {
+    const scope = id.startsWith("/") ? normalizeScope(id) : managementGroupScope(id);
+    if (scopeKind(scope) !== "managementGroup")
+      throw new AzureSnapshotError(
+        `managementGroupAncestors[${i}]`,
+        "must be a management group ID or /providers/Microsoft.Management/managementGroups/<id>",
+      );
+    return scope;
+  });
 
   const { roles, roleByGuid } = readRoles(snapshot, issues);
   const directory = new AzureDirectory(issues);
@@ -77,7 +69,7 @@ export function readAzureSnapshot(input: unknown): AzureModel {
     if (!a.role.assignableScopes.some((s) => above.includes(s)))
       issues.push(
         issueAt(
-          `roleAssignments[${a.index}].scope`,
+          `${a.path}.scope`,
           `'${a.scope}' is outside the assignable scopes of role '${a.role.roleName}'; counted as Azure still lists it`,
           "warning",
         ),
@@ -85,22 +77,18 @@ export function readAzureSnapshot(input: unknown): AzureModel {
   }
 
   // Resource groups and resources: names, types and tags for the rows.
-  const readResources = (value: unknown, field: string) =>
-    list(value, field, false).forEach((entry, i) => {
-      const path = `${field}[${i}]`;
-      const r = record(entry, path) as unknown as AzureResourceInput & Record<string, unknown>;
-      const id = text(r.id, `${path}.id`);
-      const type = optionalText(r.type, `${path}.type`);
-      const name = optionalText(r.name, `${path}.name`);
-      const tags: Record<string, string> = {};
-      if (r.tags !== undefined && r.tags !== null) {
-        const t = record(r.tags, `${path}.tags`);
-        for (const [k, v] of Object.entries(t)) {
-          if (typeof v !== "string")
-            throw new AzureSnapshotError(`${path}.tags.${k}`, "must be a string");
-          tags[k] = v;
-        }
-      }
+  const readResources = (entries: readonly unknown[] | null | undefined, field: string) => {
+    const what = field === "resources" ? "resource" : "resource group";
+    for (const { entry: r, path } of readEntries(
+      entries,
+      azureResourceSchema,
+      field,
+      what,
+      issues,
+    )) {
+      const { id } = r;
+      const type = present(r.type);
+      const name = present(r.name);
       const key = normalizeScope(id);
       const kind = scopeKind(key);
       if (!kind || kind === "root" || kind === "managementGroup") {
@@ -111,17 +99,18 @@ export function readAzureSnapshot(input: unknown): AzureModel {
             "warning",
           ),
         );
-        return;
+        continue;
       }
       const known = scopes.get(key);
       scopes.set(key, {
         scope: known?.scope ?? id,
         kind,
-        tags,
+        tags: r.tags ?? {},
         ...(name ? { name } : {}),
         ...(type ? { type } : {}),
       });
-    });
+    }
+  };
   readResources(snapshot.resourceGroups, "resourceGroups");
   readResources(snapshot.resources, "resources");
 
