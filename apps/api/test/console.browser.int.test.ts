@@ -300,6 +300,66 @@ describe.skipIf(!browserFound)("the console in Chromium", () => {
     await page.close();
   }, 120_000);
 
+  it("keeps a 10,000-principal list to a few dozen rows, and reaches its last by keyboard", async () => {
+    const { page, trouble } = await signedIn(partner.key);
+    // The principals' pages of a large account, served in place of the API's (the console's
+    // windowing is under test here; the API's paging has its own tests).
+    const total = 10_000;
+    const name = (i: number) => `r${String(i).padStart(5, "0")}`;
+    const arn = (i: number) => `arn:aws:iam::${accountId}:role/${name(i)}`;
+    let requests = 0;
+    await page.route(/\/principals\?/, async (route) => {
+      requests += 1;
+      const url = new URL(route.request().url());
+      const after = url.searchParams.get("cursor");
+      const start = after ? Number(after) : 0;
+      const limit = Number(url.searchParams.get("limit"));
+      const end = Math.min(total, start + limit);
+      const principals = [];
+      for (let i = start; i < end; i++)
+        principals.push({
+          principalArn: arn(i),
+          principalName: name(i),
+          principalType: "IAMRole",
+          iamAdmin: "no",
+          iamAdminGrantedBy: [],
+        });
+      await route.fulfill({
+        json: {
+          executionId: "e",
+          analysisTime: new Date().toISOString(),
+          principals,
+          ...(end < total ? { nextCursor: String(end) } : {}),
+        },
+      });
+    });
+    await go(page, accountHash(partner.tenant, accountId, "principals"));
+    const list = page.getByRole("listbox", { name: "Principals" });
+    await list.locator("[role=option]").first().waitFor();
+    const rendered = () => list.locator("[role=option]").count();
+    expect(await rendered()).toBeGreaterThan(5);
+    expect(await rendered()).toBeLessThan(100);
+    await list.focus();
+    await list.press("End");
+    await expect
+      .poll(() => textOf(page.getByTestId("principal-count")))
+      .toBe(`${total} principals`);
+    await expect.poll(() => list.getAttribute("aria-activedescendant")).toBe(`row-${total - 1}`);
+    const last = list.locator(`[data-id="${arn(total - 1)}"]`);
+    await last.waitFor();
+    expect(await last.isVisible()).toBe(true);
+    expect(await rendered()).toBeLessThan(100);
+    expect(requests).toBe(total / 500);
+    await list.press("Enter");
+    await expect
+      .poll(() => textOf(page.getByTestId("principal-detail").locator("h2")))
+      .toBe(name(total - 1));
+    await screenshot(page, "8-principals-10000");
+    expect(trouble.pageErrors).toEqual([]);
+    expect(await trouble.cspViolations()).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it("never shows another partner's account, even when its address is typed in", async () => {
     const { page, trouble } = await signedIn(other.key);
     await go(page, accountHash(partner.tenant, accountId, "principals", partner));

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 
 /**
  * A listbox that keeps in the page only the rows in view (and a few around them), so that an
@@ -36,22 +36,23 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (props.more && last >= items.length - OVERSCAN * 4) void props.loadMore();
   }, [last, items.length, props.more]);
 
-  useEffect(() => setActive((a) => Math.min(a, Math.max(0, items.length - 1))), [items.length]);
+  // The active row is always a row that exists (End asks for "past the last": the last).
+  useEffect(() => {
+    if (active > items.length - 1) setActive(Math.max(0, items.length - 1));
+  }, [active, items.length]);
 
-  const show = (index: number) => {
+  // Wherever the active row moves, it is brought into view.
+  useLayoutEffect(() => {
     const el = box.current;
-    if (!el) return;
-    const top = index * ROW_HEIGHT;
+    if (!el || items.length === 0 || active > items.length - 1) return;
+    const top = active * ROW_HEIGHT;
     if (top < el.scrollTop) el.scrollTop = top;
     else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight)
       el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
     setScrollTop(el.scrollTop);
-  };
-  const move = (index: number) => {
-    const to = Math.max(0, Math.min(index, items.length - 1));
-    setActive(to);
-    show(to);
-  };
+  }, [active]);
+
+  const move = (index: number) => setActive(Math.max(0, Math.min(index, items.length - 1)));
   const page = Math.max(1, Math.floor(VIEW_HEIGHT / ROW_HEIGHT) - 1);
   const onKey = async (event: KeyboardEvent) => {
     const keys: Record<string, () => void | Promise<void>> = {
@@ -74,11 +75,6 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     event.preventDefault();
     await action();
   };
-  // After End has loaded everything, the active row is the last one: bring it into view.
-  useEffect(() => {
-    if (active >= items.length && items.length > 0) move(items.length - 1);
-  }, [active, items.length]);
-
   const rows = [];
   for (let i = first; i < last; i++) {
     const item = items[i] as T;
