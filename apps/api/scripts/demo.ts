@@ -21,29 +21,12 @@ const fake = await startFakeAws(model);
 const controlPort = Number(process.env.SIGHTLINE_DEMO_CONTROL_PORT ?? 8089);
 const control = createServer((request, response) => {
   const user = /^\/make-admin\/([\w+=,.@-]{1,64})$/.exec(request.url ?? "")?.[1];
-  const details = model.authorizationDetails;
-  const known = details?.UserDetailList?.some((u) => u.UserName === user);
-  if (request.method !== "POST" || !user || !known || !details) {
+  const changed = user ? smallAccount.withAdministratorAccess(model, user) : undefined;
+  if (request.method !== "POST" || !changed) {
     response.writeHead(404, { "content-type": "text/plain" }).end("POST /make-admin/<alice|bob>\n");
     return;
   }
-  model.authorizationDetails = {
-    ...details,
-    UserDetailList: (details.UserDetailList ?? []).map((u) =>
-      u.UserName === user
-        ? {
-            ...u,
-            AttachedManagedPolicies: [
-              ...((u.AttachedManagedPolicies as object[] | undefined) ?? []),
-              {
-                PolicyName: "AdministratorAccess",
-                PolicyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
-              },
-            ],
-          }
-        : u,
-    ),
-  };
+  model.authorizationDetails = changed;
   response.writeHead(200, { "content-type": "text/plain" }).end(`${user} is an IAM admin now\n`);
 });
 control.listen(controlPort, "127.0.0.1");

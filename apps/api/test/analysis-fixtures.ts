@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { finishExecution, rawQuery } from "@sightline/db";
+import { gzipSync } from "node:zlib";
+import { finishExecution, insertExecution, insertSnapshot, rawQuery } from "@sightline/db";
 import { ExecutionList } from "@sightline/domain";
+import { expect } from "vitest";
 import type { AppDeps } from "../src/context.ts";
 import { awsAccount, type createHarness } from "./harness.ts";
 
@@ -113,3 +115,50 @@ export const directAwsAccount = (customerId: string, accountId: string) => ({
 
 /** The execution IDs of a list answer, in its order. */
 export const executionIds = (json: unknown) => ExecutionList.parse(json).map((e) => e.executionId);
+
+/**
+ * Monitors each account for the partner customer and stores its IAM details as the newest
+ * snapshot of a succeeded execution, as a worker leaves it (no reports, no stored results):
+ * what endpoint 12 answers from.
+ */
+export async function storeCustomerSnapshots(
+  h: Harness,
+  pc: { partnerId: string; partnerCustomerId: string; customerId: string; key: string },
+  accounts: Record<string, unknown>,
+): Promise<void> {
+  for (const [accountId, authorizationDetails] of Object.entries(accounts)) {
+    const put = await h.call(
+      "PUT",
+      `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account/${accountId}`,
+      { key: pc.key, body: awsAccount(accountId, pc.partnerId, pc.partnerCustomerId) },
+    );
+    expect(put.status).toBe(200);
+    const executionId = `ondemand-${pc.customerId}-${accountId}-2026-01-01_${randomBytes(2).toString("hex").toUpperCase()}`;
+    const execution = {
+      executionId,
+      kind: "ondemand" as const,
+      customerId: pc.customerId,
+      accountId,
+      provider: "aws",
+      authMethod: "config" as const,
+    };
+    await insertExecution(h.deps.db, { execution }, async () => {});
+    await finishExecution(h.deps.db, executionId, {
+      status: "succeeded",
+      reportKeys: [],
+      warnings: [],
+    });
+    const collected = {
+      snapshot: { authorizationDetails, accountId, partition: "aws" },
+      metadata: {},
+      warnings: [],
+    };
+    await insertSnapshot(h.deps.db, {
+      executionId,
+      customerId: pc.customerId,
+      accountId,
+      collectedAt: new Date(),
+      data: gzipSync(JSON.stringify(collected)),
+    });
+  }
+}

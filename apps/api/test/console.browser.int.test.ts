@@ -2,13 +2,12 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { serve } from "@hono/node-server";
 import { type FakeAccountModel, smallAccount } from "@sightline/aws-fake";
-import { finishExecution, insertExecution, insertSnapshot } from "@sightline/db";
 import { PrincipalList, ResourceAccessPathsResponse } from "@sightline/domain";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeCustomerSnapshots } from "./analysis-fixtures.ts";
 import {
   launchBrowser,
   type PageTrouble,
@@ -17,7 +16,6 @@ import {
   watchPage,
 } from "./browser.ts";
 import { startE2e } from "./e2e-pipeline.ts";
-import { awsAccount } from "./harness.ts";
 
 /**
  * The console in a real Chromium against the real API over HTTP: a partner signs in, sees its
@@ -63,41 +61,12 @@ async function addGoldenCustomer(p: { partnerId: string; key: string }) {
     },
   });
   expect(put.status).toBe(200);
-  const customerId = put.json.customerId as string;
-  for (const { accountId: id, authorizationDetails } of golden.accounts) {
-    const res = await h.call("PUT", `/partner/${p.partnerId}/customer/${tenant}/account/${id}`, {
-      key: p.key,
-      body: awsAccount(id, p.partnerId, tenant),
-    });
-    expect(res.status).toBe(200);
-    const executionId = `ondemand-${customerId}-${id}-2026-01-01_${randomBytes(2).toString("hex").toUpperCase()}`;
-    const execution = {
-      executionId,
-      kind: "ondemand" as const,
-      customerId,
-      accountId: id,
-      provider: "aws",
-      authMethod: "config" as const,
-    };
-    await insertExecution(h.deps.db, { execution }, async () => {});
-    await finishExecution(h.deps.db, executionId, {
-      status: "succeeded",
-      reportKeys: [],
-      warnings: [],
-    });
-    const collected = {
-      snapshot: { authorizationDetails, accountId: id, partition: "aws" },
-      metadata: {},
-      warnings: [],
-    };
-    await insertSnapshot(h.deps.db, {
-      executionId,
-      customerId,
-      accountId: id,
-      collectedAt: new Date(),
-      data: gzipSync(JSON.stringify(collected)),
-    });
-  }
+  const pc = { ...p, partnerCustomerId: tenant, customerId: put.json.customerId as string };
+  await storeCustomerSnapshots(
+    h,
+    pc,
+    Object.fromEntries(golden.accounts.map((a) => [a.accountId, a.authorizationDetails])),
+  );
   return tenant;
 }
 
@@ -108,25 +77,9 @@ beforeAll(async () => {
   partner = await configure(false);
   expect((await triggerAndWait(partner)).status).toBe("succeeded");
   // alice becomes an IAM admin: the second analysis finds the change.
-  const details = model.authorizationDetails;
-  if (!details) throw new Error("the small account has no authorization details");
-  model.authorizationDetails = {
-    ...details,
-    UserDetailList: (details.UserDetailList ?? []).map((u) =>
-      u.UserName === "alice"
-        ? {
-            ...u,
-            AttachedManagedPolicies: [
-              ...((u.AttachedManagedPolicies as object[] | undefined) ?? []),
-              {
-                PolicyName: "AdministratorAccess",
-                PolicyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
-              },
-            ],
-          }
-        : u,
-    ),
-  };
+  const changed = smallAccount.withAdministratorAccess(model, "alice");
+  if (!changed) throw new Error("the small account has no user alice");
+  model.authorizationDetails = changed;
   expect((await triggerAndWait(partner)).status).toBe("succeeded");
   goldenCustomer = await addGoldenCustomer(partner);
   other = await configure(false);

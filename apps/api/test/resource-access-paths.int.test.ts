@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { finishExecution, insertExecution, insertSnapshot } from "@sightline/db";
+import { insertExecution, insertSnapshot } from "@sightline/db";
 import { ResourceAccessPathsResponse } from "@sightline/domain";
 import { describe, expect, it } from "vitest";
-import { awsAccount, createHarness } from "./harness.ts";
+import { storeCustomerSnapshots } from "./analysis-fixtures.ts";
+import { createHarness } from "./harness.ts";
 
 const h = await createHarness();
 
@@ -64,44 +65,7 @@ const accounts = {
 /** A partner customer monitoring A and B, with a stored snapshot of each (as a worker leaves). */
 async function analysedCustomer() {
   const pc = await h.newPartnerCustomer(await h.newPartner());
-  for (const [accountId, authorizationDetails] of Object.entries(accounts)) {
-    const put = await h.call(
-      "PUT",
-      `/partner/${pc.partnerId}/customer/${pc.partnerCustomerId}/account/${accountId}`,
-      {
-        key: pc.key,
-        body: awsAccount(accountId, pc.partnerId, pc.partnerCustomerId),
-      },
-    );
-    expect(put.status).toBe(200);
-    const executionId = `ondemand-${pc.customerId}-${accountId}-2026-01-01_${randomBytes(2).toString("hex").toUpperCase()}`;
-    const execution = {
-      executionId,
-      kind: "ondemand" as const,
-      customerId: pc.customerId,
-      accountId,
-      provider: "aws",
-      authMethod: "config" as const,
-    };
-    await insertExecution(h.deps.db, { execution }, async () => {});
-    await finishExecution(h.deps.db, executionId, {
-      status: "succeeded",
-      reportKeys: [],
-      warnings: [],
-    });
-    const collected = {
-      snapshot: { authorizationDetails, accountId, partition: "aws" },
-      metadata: {},
-      warnings: [],
-    };
-    await insertSnapshot(h.deps.db, {
-      executionId,
-      customerId: pc.customerId,
-      accountId,
-      collectedAt: new Date(),
-      data: gzipSync(JSON.stringify(collected)),
-    });
-  }
+  await storeCustomerSnapshots(h, pc, accounts);
   return pc;
 }
 

@@ -206,3 +206,33 @@ export const model: FakeAccountModel = {
     ],
   },
 };
+
+/**
+ * The authorization details of `model` with AWS's AdministratorAccess attached to one of its
+ * users, as an administrator would change the account between two analyses; undefined when the
+ * model has no such user.
+ */
+export function withAdministratorAccess(
+  model: FakeAccountModel,
+  userName: string,
+): FakeAccountModel["authorizationDetails"] | undefined {
+  const details = model.authorizationDetails;
+  if (!details?.UserDetailList?.some((u) => u.UserName === userName)) return undefined;
+  return {
+    ...details,
+    UserDetailList: (details.UserDetailList ?? []).map((u) =>
+      u.UserName === userName
+        ? {
+            ...u,
+            AttachedManagedPolicies: [
+              ...((u.AttachedManagedPolicies as object[] | undefined) ?? []),
+              {
+                PolicyName: "AdministratorAccess",
+                PolicyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+              },
+            ],
+          }
+        : u,
+    ),
+  };
+}

@@ -149,33 +149,57 @@ export function writersTable(size: string, w: WritersResult & { machine: Machine
   ].join("\n");
 }
 
-export function fleetTable(f: FleetResult): string {
-  return table(
+/** CPU seconds the workers spent per analysis. */
+const cpuPerAnalysis = (f: FleetResult) =>
+  f.workers.reduce((sum, w) => sum + w.cpuSeconds, 0) / Math.max(1, f.accounts);
+
+/**
+ * The fleet runs, one row per worker count: throughput, the workers' CPU per analysis, and both
+ * extrapolated to 1,000 accounts; then the ratio of each run's throughput to the first's.
+ */
+export function fleetTable(runs: readonly FleetResult[]): string {
+  const rows = runs.map((f) => [
+    `${f.accounts} × ${f.size}`,
+    String(f.workers.length),
+    `**${s(f.totalMs)}**`,
+    `**${f.analysesPerMinute.toFixed(1)}**`,
+    `${cpuPerAnalysis(f).toFixed(2)} s`,
+    `${(1000 / f.analysesPerMinute).toFixed(0)} min`,
+    `${((1000 * cpuPerAnalysis(f)) / 60).toFixed(0)} min`,
+    `${s(f.latencyMedianMs)} / ${s(f.latencyMaxMs)}`,
+    mib(f.deliveredBytes),
+    f.workers
+      .map((w) => `${w.name}: ${w.analyses}, ${mib(w.peakRssBytes)}, ${w.cpuSeconds.toFixed(0)} s`)
+      .join("; "),
+    load(f.machine),
+  ]);
+  const first = runs[0];
+  const ratios =
+    first && runs.length > 1
+      ? `\n\n${runs
+          .slice(1)
+          .map(
+            (f) =>
+              `${f.workers.length} workers / ${first.workers.length}: **${(f.analysesPerMinute / first.analysesPerMinute).toFixed(2)}×** the analyses per minute`,
+          )
+          .join("; ")}.`
+      : "";
+  return `${table(
     [
       "accounts",
       "workers",
       "total",
       "analyses/min",
+      "worker CPU / analysis",
+      "1,000 accounts at this rate",
+      "1,000 accounts of one worker's CPU",
       "trigger → manifest median / max",
       "delivered",
-      ...f.workers.map((w) => `${w.name}: analyses, peak RSS, CPU`),
+      "per worker: analyses, peak RSS, CPU",
       "load 1 min",
     ],
-    [
-      [
-        `${f.accounts} × ${f.size}`,
-        String(f.workers.length),
-        `**${s(f.totalMs)}**`,
-        `**${f.analysesPerMinute.toFixed(1)}**`,
-        `${s(f.latencyMedianMs)} / ${s(f.latencyMaxMs)}`,
-        mib(f.deliveredBytes),
-        ...f.workers.map(
-          (w) => `${w.analyses}, ${mib(w.peakRssBytes)}, ${w.cpuSeconds.toFixed(0)} s`,
-        ),
-        load(f.machine),
-      ],
-    ],
-  );
+    rows,
+  )}${ratios}`;
 }
 
 export function uploadTable(results: readonly UploadResult[]): string {

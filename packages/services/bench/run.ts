@@ -1,5 +1,5 @@
 // Benchmark: pnpm --filter @sightline/services bench [-- medium large writers changes fleet | upload]
-//   [--fleet-size small|medium|large] [--fleet-accounts 50] [--fleet-workers 2]
+//   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--worker-max-old-space <MiB>]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres.
@@ -33,8 +33,9 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     "fleet-size": { type: "string", default: "medium" },
-    "fleet-accounts": { type: "string", default: "50" },
-    "fleet-workers": { type: "string", default: "2" },
+    "fleet-accounts": { type: "string", default: "100" },
+    /** Worker counts to run the fleet with, one after the other (their ratio is printed). */
+    "fleet-workers": { type: "string", default: "1,2" },
     /** Try a heap limit on the workers (node --max-old-space-size), in MiB. */
     "worker-max-old-space": { type: "string" },
   },
@@ -59,7 +60,7 @@ const env = await openBenchEnvironment(heapLimit ? { maxOldSpaceMiB: Number(heap
 if (heapLimit) console.log(`workers run with --max-old-space-size=${heapLimit}`);
 const singles: SingleAccountResult[] = [];
 const outputs: string[] = [];
-let fleet: FleetResult | undefined;
+const fleets: FleetResult[] = [];
 try {
   for (const name of cases) {
     log(`${name}… (load ${loadNow()})`);
@@ -89,8 +90,15 @@ try {
       log("upload: done");
     } else {
       const accounts = Number(values["fleet-accounts"]);
-      fleet = await runFleet(env, fleetSize, accounts, Number(values["fleet-workers"]));
-      log(`fleet: ${accounts} analyses in ${(fleet.totalMs / 1000).toFixed(1)} s`);
+      for (const workers of String(values["fleet-workers"]).split(",").map(Number)) {
+        if (!Number.isInteger(workers) || workers < 1)
+          throw new Error("--fleet-workers: worker counts, e.g. 1,2");
+        const fleet = await runFleet(env, fleetSize, accounts, workers);
+        fleets.push(fleet);
+        log(
+          `fleet: ${accounts} analyses on ${workers} worker(s) in ${(fleet.totalMs / 1000).toFixed(1)} s (load ${loadNow()})`,
+        );
+      }
     }
   }
 } finally {
@@ -104,4 +112,4 @@ if (singles.length > 0) {
   console.log(`### Phases: the worker's memory and garbage collection\n\n${phaseTable(singles)}\n`);
 }
 for (const output of outputs) console.log(`${output}\n`);
-if (fleet) console.log(`### Accounts queued at once\n\n${fleetTable(fleet)}\n`);
+if (fleets.length > 0) console.log(`### Accounts queued at once\n\n${fleetTable(fleets)}\n`);

@@ -43,28 +43,8 @@ export function GraphSvg(props: { graph: PathGraph }) {
       data-testid="graph-svg"
     >
       <defs>
-        <marker
-          id="arrow"
-          viewBox="0 0 10 10"
-          refX="10"
-          refY="5"
-          markerWidth="7"
-          markerHeight="7"
-          orient="auto-start-reverse"
-        >
-          <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
-        </marker>
-        <marker
-          id="arrow-cycle"
-          viewBox="0 0 10 10"
-          refX="10"
-          refY="5"
-          markerWidth="7"
-          markerHeight="7"
-          orient="auto-start-reverse"
-        >
-          <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead cycle" />
-        </marker>
+        <Arrowhead id="arrow" cycle={false} />
+        <Arrowhead id="arrow-cycle" cycle={true} />
       </defs>
       {graph.edges.map((e) => {
         const points = layout.edge(e.from, e.to)?.points ?? [];
@@ -97,6 +77,22 @@ export function GraphSvg(props: { graph: PathGraph }) {
         );
       })}
     </svg>
+  );
+}
+
+function Arrowhead(props: { id: string; cycle: boolean }) {
+  return (
+    <marker
+      id={props.id}
+      viewBox="0 0 10 10"
+      refX="10"
+      refY="5"
+      markerWidth="7"
+      markerHeight="7"
+      orient="auto-start-reverse"
+    >
+      <path d="M 0 0 L 10 5 L 0 10 z" class={`arrowhead${props.cycle ? " cycle" : ""}`} />
+    </marker>
   );
 }
 
