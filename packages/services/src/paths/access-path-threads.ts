@@ -30,6 +30,11 @@ export interface AccessPathThreadOptions {
   threads?: number;
   /** Graphs each thread keeps, the last used. Default 4. */
   maxGraphs?: number;
+  /**
+   * The threads' nice value (Linux, where it is a thread's own), 0 to keep the process's: a build
+   * yields the cores to the API's requests. Default 10.
+   */
+  niceness?: number;
   /** Each thread's heap limits: a thread that exceeds them ends as if it had crashed. */
   resourceLimits?: ResourceLimits;
   logger?: Logger;
@@ -140,7 +145,10 @@ export class AccessPathThreads implements AccessPaths {
     const { entry, options } = workerEntry();
     const worker = new Worker(entry, {
       ...options,
-      workerData: { maxGraphs: this.#options.maxGraphs ?? 4 },
+      workerData: {
+        maxGraphs: this.#options.maxGraphs ?? 4,
+        niceness: this.#options.niceness ?? 10,
+      },
       ...(this.#options.resourceLimits ? { resourceLimits: this.#options.resourceLimits } : {}),
     });
     worker.unref();

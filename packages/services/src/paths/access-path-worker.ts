@@ -4,13 +4,23 @@
  * asks the calling thread for a key's snapshots only when it holds no graph of that key, and
  * sends back only the JSON answer.
  */
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { AccessPathGraphs, type SnapshotData } from "./access-path-graphs.ts";
 import { type FromWorker, receiveError, sendError, type ToWorker } from "./access-path-protocol.ts";
 
 const port = parentPort;
 if (!port) throw new Error("access-path-worker runs as a worker thread");
-const graphs = new AccessPathGraphs((workerData as { maxGraphs?: number } | null)?.maxGraphs);
+const settings = (workerData ?? {}) as { maxGraphs?: number; niceness?: number };
+// On Linux a thread's nice value is its own (pid 0 is the calling thread): where cores are
+// scarce, the build yields them to the API's thread, whose answers are short.
+if (process.platform === "linux" && settings.niceness)
+  try {
+    setPriority(settings.niceness);
+  } catch {
+    // Not allowed here: the thread runs at the process's priority.
+  }
+const graphs = new AccessPathGraphs(settings.maxGraphs);
 /** Requests waiting for the snapshots they asked for, by request ID. */
 const waiting = new Map<number, { resolve(data: SnapshotData): void; reject(e: Error): void }>();
 const send = (message: FromWorker) => port.postMessage(message);
