@@ -176,21 +176,24 @@ export class AccessPathThreads implements AccessPaths {
     const pending = thread.pending.get(message.id);
     if (!pending) return;
     if (message.type === "snapshots") {
-      pending.snapshots().then(
-        (data) => {
+      pending
+        .snapshots()
+        .then((data) => {
           const sent = transferable(data);
           thread.worker.postMessage(
             { type: "snapshots", id: message.id, data: sent.data } satisfies ToWorker,
             sent.transfer,
           );
-        },
-        (error: unknown) =>
+        })
+        // Not read, or not sent: the thread's build fails with the reason, and so do the
+        // requests that wait for it.
+        .catch((error: unknown) =>
           thread.worker.postMessage({
             type: "snapshots",
             id: message.id,
             error: sendError(error),
           } satisfies ToWorker),
-      );
+        );
       return;
     }
     thread.pending.delete(message.id);
