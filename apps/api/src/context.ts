@@ -1,7 +1,7 @@
 import type { Database } from "@sightline/db";
 import type { ApiClient } from "@sightline/domain";
 import type { Logger } from "@sightline/logging";
-import type { AccessGraphCache, BuiltGraph, ServiceContext } from "@sightline/services";
+import type { AccessPaths, ServiceContext } from "@sightline/services";
 import type { ApiClientCache } from "./api-client-cache.ts";
 import type { RateLimits } from "./rate-limits.ts";
 import type { ReadCache } from "./read-cache.ts";
@@ -22,8 +22,11 @@ export interface AppDeps {
   publicUrl: string;
   /** What the business verbs need (triggers enqueue through its job queue). */
   services: ServiceContext;
-  /** Access graphs of customers' newest snapshots (endpoint 12), rebuilt when one changes. */
-  accessGraphs: AccessGraphCache<BuiltGraph>;
+  /**
+   * Access graphs of customers' newest snapshots (endpoint 12), rebuilt when one changes: held,
+   * and their paths enumerated, in a worker thread.
+   */
+  accessPaths: AccessPaths;
   /** Token buckets per client address and per API key; none when unset. */
   rateLimits?: RateLimits;
   /** Served over HTTPS: answers carry Strict-Transport-Security. */

@@ -1,9 +1,10 @@
 import { createDb, listenForChanges } from "@sightline/db";
 import type { Logger } from "@sightline/logging";
 import {
-  AccessGraphCache,
+  type AccessPaths,
+  AccessPathThreads,
   type AlertSettings,
-  type BuiltGraph,
+  inThreadAccessPaths,
   type MasterKey,
 } from "@sightline/services";
 import type PgBoss from "pg-boss";
@@ -39,6 +40,11 @@ export async function connectAppDeps(options: {
   trustProxy?: boolean;
   /** How alert destinations are checked (allowed hosts, mail relay) and alerts delivered. */
   alerts?: AlertSettings;
+  /**
+   * Where endpoint 12's graphs are built and held: a worker thread (the default), or the
+   * request's own thread (the bench's baseline).
+   */
+  accessPaths?: "thread" | "in-thread";
 }): Promise<RunningDeps> {
   const database = createDb(options.databaseUrl, {
     maxConnections: options.maxConnections ?? 10,
@@ -61,6 +67,10 @@ export async function connectAppDeps(options: {
       options.logger.warn("change feed disconnected: read cache suspended until it reconnects");
     },
   });
+  const accessPaths: AccessPaths =
+    options.accessPaths === "in-thread"
+      ? inThreadAccessPaths()
+      : new AccessPathThreads({ logger: options.logger });
   return {
     deps: {
       db: database.db,
@@ -70,7 +80,7 @@ export async function connectAppDeps(options: {
       apiClientCache,
       readCache,
       publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
-      accessGraphs: new AccessGraphCache<BuiltGraph>(),
+      accessPaths,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.https ? { https: true } : {}),
       ...(options.trustProxy ? { trustProxy: true } : {}),
@@ -84,6 +94,7 @@ export async function connectAppDeps(options: {
       },
     },
     async close() {
+      await accessPaths.close();
       await feed.close();
       await database.close();
     },

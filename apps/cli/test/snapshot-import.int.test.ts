@@ -16,7 +16,7 @@ import {
   upsertPartnerCustomer,
 } from "@sightline/db";
 import { formatExecutionId } from "@sightline/domain";
-import { AccessGraphCache, resourceAccessPaths, type ServiceContext } from "@sightline/services";
+import { AccessPathThreads, resourceAccessPaths, type ServiceContext } from "@sightline/services";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { findPaths } from "../src/paths-command.ts";
 import { ACCOUNT_A, ACCOUNT_B, TARGET, writeTwoAccounts } from "./two-accounts.ts";
@@ -77,7 +77,8 @@ describe("sightline snapshot import", () => {
     await run(bin, importArgs(files.b, ACCOUNT_B), { env: envWith(databaseUrl) });
     // The endpoint's verb reads only the database.
     const ctx = { db: handle.db, now: () => new Date() } as Partial<ServiceContext>;
-    const answer = await resourceAccessPaths(ctx as ServiceContext, new AccessGraphCache(), {
+    const threads = new AccessPathThreads();
+    const answer = await resourceAccessPaths(ctx as ServiceContext, threads, {
       partnerId,
       partnerCustomerId,
       accountId: ACCOUNT_A,
@@ -88,7 +89,7 @@ describe("sightline snapshot import", () => {
         accessCapabilityOperator: "OR",
         maxAccessPathNodes: 10,
       },
-    });
+    }).finally(() => threads.close());
     const local = await findPaths({
       authorizationDetails: [files.a, files.b],
       resources: [TARGET],

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import { accountSnapshots } from "./schema.ts";
 
@@ -75,14 +75,33 @@ export async function deleteSnapshotsBefore(db: Executor, before: Date): Promise
   return deleted.length;
 }
 
-/** The newest snapshot of each of a customer's accounts (endpoint 12 spans them all). */
-export async function latestSnapshotsOfCustomer(
+/**
+ * Which snapshot is the newest of each of a customer's accounts (endpoint 12 spans them all),
+ * without their data: enough to tell whether a graph built before is still current.
+ */
+export async function latestSnapshotIdsOfCustomer(
   db: Executor,
   customerId: string,
-): Promise<StoredSnapshot[]> {
+): Promise<{ executionId: string; accountId: string }[]> {
   return db
-    .selectDistinctOn([accountSnapshots.accountId])
+    .selectDistinctOn([accountSnapshots.accountId], {
+      executionId: accountSnapshots.executionId,
+      accountId: accountSnapshots.accountId,
+    })
     .from(accountSnapshots)
     .where(eq(accountSnapshots.customerId, customerId))
     .orderBy(accountSnapshots.accountId, desc(accountSnapshots.collectedAt));
+}
+
+/** The data (gzip-compressed JSON) of the snapshots of these executions, by execution ID. */
+export async function snapshotDataOf(
+  db: Executor,
+  executionIds: readonly string[],
+): Promise<Map<string, Buffer>> {
+  if (executionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ executionId: accountSnapshots.executionId, data: accountSnapshots.data })
+    .from(accountSnapshots)
+    .where(inArray(accountSnapshots.executionId, [...executionIds]));
+  return new Map(rows.map((row) => [row.executionId, row.data]));
 }

@@ -41,8 +41,13 @@ export {
   type DestinationOwner,
   getDeliveryVerification,
 } from "./delivery/delivery-verification.ts";
-export { AccessGraphCache } from "./paths/access-graph-cache.ts";
-export { type BuiltGraph, resourceAccessPaths } from "./paths/resource-access-paths.ts";
+export {
+  type AccessPaths,
+  type AccessPathThreadOptions,
+  AccessPathThreads,
+  inThreadAccessPaths,
+} from "./paths/access-path-threads.ts";
+export { resourceAccessPaths } from "./paths/resource-access-paths.ts";
 export { ALERT_QUEUE, type AlertJob } from "./queue/alert-queue.ts";
 export {
   ANALYSIS_QUEUE,

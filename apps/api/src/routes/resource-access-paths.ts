@@ -36,7 +36,7 @@ export const resourceAccessPathsRoute = defineEndpoint({
   },
   handler: (deps) => async (c) => {
     const params = c.req.valid("param");
-    const answer = await resourceAccessPaths(deps.services, deps.accessGraphs, {
+    const answer = await resourceAccessPaths(deps.services, deps.accessPaths, {
       ...params,
       request: c.req.valid("json"),
     });

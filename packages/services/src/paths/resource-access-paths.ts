@@ -1,4 +1,4 @@
-import { getPartnerCustomer, latestSnapshotsOfCustomer, type StoredSnapshot } from "@sightline/db";
+import { getPartnerCustomer, latestSnapshotIdsOfCustomer, snapshotDataOf } from "@sightline/db";
 import {
   AppError,
   AzureSubscriptionId,
@@ -6,25 +6,11 @@ import {
   type ResourceAccessPathsRequest,
   type ResourceAccessPathsResponse,
 } from "@sightline/domain";
-import type { AccessGraph, AccountModel } from "@sightline/engine";
 import type { ServiceContext } from "../context.ts";
-import { isAzureCollection, readCollection } from "../snapshots/stored-collection.ts";
-import type { AccessGraphCache } from "./access-graph-cache.ts";
+import type { AccessPaths } from "./access-path-threads.ts";
 
-export interface BuiltGraph {
-  model: AccountModel;
-  graph: AccessGraph;
-}
-
-async function buildGraph(snapshots: readonly StoredSnapshot[]): Promise<BuiltGraph> {
-  const { buildAccessGraph, createAccountModel } = await import("@sightline/engine");
-  // Access paths are chains of AWS roles: a customer's Azure subscriptions take no part.
-  const collected = (await Promise.all(snapshots.map(readCollection))).flatMap((c) =>
-    isAzureCollection(c) ? [] : [c],
-  );
-  const model = createAccountModel(collected.map((c) => c.snapshot));
-  return { model, graph: buildAccessGraph(model) };
-}
+/** Snapshots read per query when a graph is built (a 100,000-role customer has 500). */
+const SNAPSHOTS_PER_READ = 10;
 
 /**
  * Endpoint 12: the access paths to each resource, over the newest snapshots of every account of
@@ -33,7 +19,7 @@ async function buildGraph(snapshots: readonly StoredSnapshot[]): Promise<BuiltGr
  */
 export async function resourceAccessPaths(
   ctx: ServiceContext,
-  graphs: AccessGraphCache<BuiltGraph>,
+  paths: AccessPaths,
   input: {
     partnerId: string;
     partnerCustomerId: string;
@@ -54,7 +40,7 @@ export async function resourceAccessPaths(
       "NOT_FOUND",
       `Customer ${input.partnerCustomerId} of partner ${input.partnerId} is not configured: PUT /partner/${input.partnerId}/customer/${input.partnerCustomerId} first`,
     );
-  const snapshots = (await latestSnapshotsOfCustomer(ctx.db, customer.customerId)).filter(
+  const snapshots = (await latestSnapshotIdsOfCustomer(ctx.db, customer.customerId)).filter(
     (s) => !AzureSubscriptionId.safeParse(s.accountId).success,
   );
   if (!snapshots.some((s) => s.accountId === input.accountId))
@@ -62,18 +48,27 @@ export async function resourceAccessPaths(
       "CONFLICT",
       `Account ${input.accountId} has not been analysed yet: trigger an analysis (POST /partner/${input.partnerId}/customer/${input.partnerCustomerId}/account/${input.accountId}/analysis) and ask again once it has succeeded`,
     );
-  const key = [customer.customerId, ...snapshots.map((s) => s.executionId).sort()].join("|");
-  const { model, graph } = await graphs.get(key, () => buildGraph(snapshots));
-  const { findResourceAccessPaths } = await import("@sightline/engine");
-  const { request } = input;
-  const answer: ResourceAccessPathsResponse["resourceAccessPaths"] = {};
-  for (const resourceId of request.resourceIds) {
-    answer[resourceId] = findResourceAccessPaths(graph, model, resourceId, {
-      service: request.service,
-      capabilities: request.principalAccessCapabilities,
-      operator: request.accessCapabilityOperator,
-      maxAccessPathNodes: request.maxAccessPathNodes,
-    });
-  }
-  return { resourceAccessPaths: answer };
+  const executionIds = snapshots.map((s) => s.executionId).sort();
+  const key = [customer.customerId, ...executionIds].join("|");
+  // The graph is built and the paths enumerated where the graph lives (a worker thread): the
+  // snapshots are read only when it holds no graph of these snapshots.
+  return paths.answer(key, input.request, async () => {
+    const data: Buffer[] = [];
+    // A few at a time: the driver decodes each answer on this thread, between other requests.
+    for (let i = 0; i < executionIds.length; i += SNAPSHOTS_PER_READ) {
+      const part = executionIds.slice(i, i + SNAPSHOTS_PER_READ);
+      const read = await snapshotDataOf(ctx.db, part);
+      for (const executionId of part) {
+        const bytes = read.get(executionId);
+        if (!bytes)
+          throw new AppError(
+            "UNAVAILABLE",
+            "A newer analysis replaced a snapshot while the request read them: ask again",
+            { details: { retryAfterSeconds: 1 } },
+          );
+        data.push(bytes);
+      }
+    }
+    return data;
+  });
 }
