@@ -29,6 +29,7 @@ import {
   INBOX_BUCKET,
   INBOX_KEY_ARN,
 } from "./synthetic-model.ts";
+import type { WorkerProcessOptions } from "./worker-child.ts";
 
 export type Execution = NonNullable<Awaited<ReturnType<typeof getExecution>>>;
 
@@ -42,7 +43,7 @@ export interface BenchEnvironment {
   /** The API's side: triggers enqueue here (no maintenance, no worker). */
   readonly ctx: ServiceContext;
   /** How worker processes are started (a heap limit to try). */
-  readonly workerProcess: { maxOldSpaceMiB?: number };
+  readonly workerProcess: WorkerProcessOptions;
   /** The report formats of the workers (the production default unless the bench names others). */
   readonly formats: readonly ReportFormat[];
   /** A worker's settings: production defaults, AWS calls to the fake; `workbook`: k9's xlsx too. */
@@ -57,7 +58,7 @@ export interface BenchEnvironment {
 
 /** A database and a pg-boss schema of the run's own, and scratch space for the workers. */
 export async function openBenchEnvironment(
-  workerProcess: { maxOldSpaceMiB?: number } = {},
+  workerProcess: WorkerProcessOptions = {},
   formats: readonly ReportFormat[] = DEFAULT_REPORT_FORMATS,
 ): Promise<BenchEnvironment> {
   const database = await createTestDatabase(process.env.DATABASE_URL);

@@ -1,7 +1,8 @@
 // Benchmark: pnpm --filter @sightline/services bench
 //   [-- medium large writers changes fleet | workbook upload]
 //   [--fleet-size small|medium|large] [--fleet-accounts 50] [--fleet-workers 2]
-//   [--worker-max-old-space <MiB>] [--formats csv,parquet]
+//   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
+//   [--formats csv,parquet]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres.
 import { cpus, loadavg, totalmem } from "node:os";
@@ -44,6 +45,8 @@ const { values, positionals } = parseArgs({
     "fleet-workers": { type: "string", default: "2" },
     /** Try a heap limit on the workers (node --max-old-space-size), in MiB. */
     "worker-max-old-space": { type: "string" },
+    /** Try V8's heap growing factor fixed at 1 + percent/100 (node --heap-growing-percent). */
+    "worker-heap-growing-percent": { type: "string" },
     /** The workers' report formats; the production default (SIGHTLINE_REPORT_FORMATS) unless named. */
     formats: { type: "string", default: DEFAULT_REPORT_FORMATS.join(",") },
   },
@@ -67,11 +70,16 @@ console.log(
   `Sightline pipeline bench: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${loadNow()}`,
 );
 const heapLimit = values["worker-max-old-space"];
+const growing = values["worker-heap-growing-percent"];
 const env = await openBenchEnvironment(
-  heapLimit ? { maxOldSpaceMiB: Number(heapLimit) } : {},
+  {
+    ...(heapLimit ? { maxOldSpaceMiB: Number(heapLimit) } : {}),
+    ...(growing ? { heapGrowingPercent: Number(growing) } : {}),
+  },
   formats,
 );
 if (heapLimit) console.log(`workers run with --max-old-space-size=${heapLimit}`);
+if (growing) console.log(`workers run with --heap-growing-percent=${growing}`);
 console.log(`report formats: ${formats.join(", ")}; latest and hive copies on`);
 const singles: SingleAccountResult[] = [];
 const outputs: string[] = [];
