@@ -56,6 +56,29 @@ describe("createS3Inbox", () => {
     expect(t.fake.calls.at(-1)?.operation).toBe("CompleteMultipartUpload");
   });
 
+  it("sends more parts than it holds at once from reused buffers, each signed with its own digest", async () => {
+    // Nine parts of 5 MiB, four in flight: the buffers of the first parts carry the later ones.
+    const { path, bytes, sha256 } = await t.file(41 * MIB + 7);
+    await t.inbox().putFile(KEY, path, { contentType: "text/csv", sha256 });
+    const stored = t.stored(KEY);
+    expect(stored?.body.equals(bytes)).toBe(true);
+    expect(stored?.checksumSha256).toBe(compositeOf(bytes, 5 * MIB));
+    const parts = t.fake.calls.filter((call) => call.operation === "UploadPart");
+    expect(parts).toHaveLength(9);
+    // SigV4's payload hash is the part's SHA-256, the digest its checksum header carries.
+    for (const part of parts) {
+      const checksum = part.headers["x-amz-checksum-sha256"] ?? "";
+      expect(part.headers["x-amz-content-sha256"]).toBe(
+        Buffer.from(checksum, "base64").toString("hex"),
+      );
+    }
+    const sent = parts.map((part) => part.headers["x-amz-checksum-sha256"]).sort();
+    const expected = Array.from({ length: 9 }, (_, i) =>
+      sha256Base64(bytes.subarray(i * 5 * MIB, (i + 1) * 5 * MIB)),
+    );
+    expect(sent).toEqual(expected.sort());
+  });
+
   it("retries a streamed write that met an outage, reopening the file", async () => {
     t.fake.inject({ operation: "PutObject", kind: "server-error", times: 2 });
     const { path, bytes, sha256 } = await t.file(200_000);

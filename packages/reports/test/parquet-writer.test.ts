@@ -33,6 +33,19 @@ describe("openParquetWriter", () => {
     expect(read).toEqual(rows);
   });
 
+  it("reads back JSON cells as written when rows repeat their text in new objects, and when they differ", async () => {
+    // Each row its own arrays and tags, their texts repeating in runs and interleaved.
+    const rows = [...samplePrincipalAccessRows(3_000)].map((row, i) => ({
+      ...row,
+      principal_tags: i % 7 === 0 ? { Team: `t${i % 3}` } : { ...row.principal_tags },
+      granted_by: [`policy-${Math.floor(i / 50) % 4}`, ...(i % 11 === 0 ? [`extra-${i}`] : [])],
+      except_resources: i % 5 === 0 ? [] : [`arn:aws:s3:::bucket-${i % 3}`],
+    }));
+    const written = await writeParquet(PRINCIPAL_ACCESS_COLUMNS, rows, 700);
+    const { rows: read } = await readParquet(written.path);
+    expect(read).toEqual(rows);
+  });
+
   it("types columns as strings, booleans, UTC timestamps and JSON", async () => {
     const written = await writeParquet(PRINCIPAL_COLUMNS, [placeholderRow(PRINCIPAL_COLUMNS)]);
     const { metadata, rows } = await readParquet(written.path);

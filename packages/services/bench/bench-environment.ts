@@ -14,6 +14,8 @@ import {
 } from "@sightline/db";
 import { createTestDatabase } from "@sightline/db/testing";
 import { silentLogger } from "@sightline/logging";
+import type { ReportFormat } from "@sightline/reports";
+import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import type { ServiceContext } from "../src/context.ts";
 import { localMasterKey } from "../src/credentials/master-key.ts";
 import { DEFAULT_QUEUE_SETTINGS } from "../src/queue/analysis-queue.ts";
@@ -27,6 +29,7 @@ import {
   INBOX_BUCKET,
   INBOX_KEY_ARN,
 } from "./synthetic-model.ts";
+import type { WorkerProcessOptions } from "./worker-child.ts";
 
 export type Execution = NonNullable<Awaited<ReturnType<typeof getExecution>>>;
 
@@ -40,9 +43,11 @@ export interface BenchEnvironment {
   /** The API's side: triggers enqueue here (no maintenance, no worker). */
   readonly ctx: ServiceContext;
   /** How worker processes are started (a heap limit to try). */
-  readonly workerProcess: { maxOldSpaceMiB?: number };
-  /** A worker's settings: production defaults, AWS calls to the fake. */
-  workerSettings(fake: FakeAws): WorkerSettings;
+  readonly workerProcess: WorkerProcessOptions;
+  /** The report formats of the workers (the production default unless the bench names others). */
+  readonly formats: readonly ReportFormat[];
+  /** A worker's settings: production defaults, AWS calls to the fake; `workbook`: k9's xlsx too. */
+  workerSettings(fake: FakeAws, options?: { workbook?: boolean }): WorkerSettings;
   /** A new partner customer monitoring the synthetic account, delivering to the partner's inbox. */
   addCustomer(partnerId: string): Promise<AccountOwner & { kind: "partner" }>;
   addPartner(): Promise<string>;
@@ -53,7 +58,8 @@ export interface BenchEnvironment {
 
 /** A database and a pg-boss schema of the run's own, and scratch space for the workers. */
 export async function openBenchEnvironment(
-  workerProcess: { maxOldSpaceMiB?: number } = {},
+  workerProcess: WorkerProcessOptions = {},
+  formats: readonly ReportFormat[] = DEFAULT_REPORT_FORMATS,
 ): Promise<BenchEnvironment> {
   const database = await createTestDatabase(process.env.DATABASE_URL);
   const databaseUrl = database.url;
@@ -82,11 +88,13 @@ export async function openBenchEnvironment(
     schema,
     ctx,
     workerProcess,
-    workerSettings: (fake) => ({
+    formats,
+    workerSettings: (fake, options = {}) => ({
       analysis: {
         inboxDir: path.join(dataDir, "inbox"),
         workDir: path.join(dataDir, "work"),
-        formats: ["csv", "jsonl"],
+        formats,
+        ...(options.workbook ? { workbook: true } : {}),
         awsClientOptions: fake.clientOptions,
         serviceCredentials: fake.serviceCredentials,
       },

@@ -1,6 +1,6 @@
 import type { Execution } from "./bench-environment.ts";
 import type { RssSample, WorkerLogLine } from "./worker-child.ts";
-import type { WorkerUsage } from "./worker-process.ts";
+import type { HeapSample, WorkerUsage } from "./worker-process.ts";
 
 /**
  * The phases of one execution, bounded by its row (started, finished) and its worker's log
@@ -15,6 +15,11 @@ export type PhaseName = (typeof PHASES)[number];
 /** What one phase took: wall time, and the worker's memory and garbage collection in it. */
 export interface PhaseStats {
   ms: number;
+  /**
+   * The worker's CPU in the phase (user + system seconds), from its cumulative CPU sampled every
+   * 500 ms and interpolated at the phase's bounds.
+   */
+  cpuSeconds: number;
   /** Highest RSS sampled (bytes; 0 when no sample fell in the phase). */
   peakRss: number;
   /**
@@ -43,6 +48,20 @@ const timeOf = (lines: readonly WorkerLogLine[], executionId: string, msg: strin
   return Date.parse(line.time);
 };
 
+/** The worker's cumulative CPU at `at`, interpolated between the samples around it. */
+function cpuAt(samples: readonly HeapSample[], at: number): number {
+  let before: HeapSample | undefined;
+  for (const sample of samples) {
+    if (sample.at > at) {
+      if (!before) return sample.cpuSeconds;
+      const share = (at - before.at) / (sample.at - before.at);
+      return before.cpuSeconds + share * (sample.cpuSeconds - before.cpuSeconds);
+    }
+    before = sample;
+  }
+  return before?.cpuSeconds ?? 0;
+}
+
 export function phasesOf(
   execution: Execution,
   triggeredAt: number,
@@ -65,6 +84,8 @@ export function phasesOf(
       const heap = within(worker.usage.heap, i);
       const stats: PhaseStats = {
         ms: (bounds[i + 1] ?? 0) - (bounds[i] ?? 0),
+        cpuSeconds:
+          cpuAt(worker.usage.heap, bounds[i + 1] ?? 0) - cpuAt(worker.usage.heap, bounds[i] ?? 0),
         peakRss: max(within(worker.rss, i).map((s) => s.rss)),
         minHeap: heap.length > 0 ? Math.min(...heap.map((s) => s.heapUsed)) : 0,
         peakHeap: max(heap.map((s) => s.heapUsed)),

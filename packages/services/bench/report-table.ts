@@ -10,14 +10,14 @@ const MIB = 2 ** 20;
 /** The issue's aims: trigger → manifest, and memory per worker. */
 export const AIMS = { medium: 15_000, large: 60_000, memoryBytes: 2 * GIB } as const;
 
-const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const mib = (bytes: number) =>
+export const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const mib = (bytes: number) =>
   bytes < 10 * MIB
     ? `${(bytes / MIB).toFixed(1)} MiB`
     : `${Math.round(bytes / MIB).toLocaleString("en")} MiB`;
-const n = (value: number) => Math.round(value).toLocaleString("en");
-const ratio = (value: number, aim: number) => `${(value / aim).toFixed(2)}×`;
-const load = (m: MachineLoad) =>
+export const n = (value: number) => Math.round(value).toLocaleString("en");
+export const ratio = (value: number, aim: number) => `${(value / aim).toFixed(2)}×`;
+export const load = (m: MachineLoad) =>
   `${m.load1.toFixed(1)} (others ${m.otherCores.toFixed(1)} of ${m.busyCores.toFixed(1)} busy cores)`;
 const PHASE_LABELS: Record<PhaseName, string> = {
   collection: "collection",
@@ -25,7 +25,7 @@ const PHASE_LABELS: Record<PhaseName, string> = {
   delivery: "delivery",
 };
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
@@ -51,7 +51,7 @@ export function singleAccountTable(results: readonly SingleAccountResult[]): str
       const aim = r.size === "large" ? AIMS.large : AIMS.medium;
       const { phases } = r.timing;
       return [
-        `${r.size} (${n(r.principals)} principals)`,
+        `${caseLabel(r)} (${n(r.principals)} principals)`,
         n(rows),
         `**${s(r.timing.totalMs)}** (${ratio(r.timing.totalMs, aim)} of ${s(aim)})`,
         s(r.timing.queuedMs),
@@ -59,7 +59,7 @@ export function singleAccountTable(results: readonly SingleAccountResult[]): str
         s(phases.analysisAndWriting.ms),
         s(phases.delivery.ms),
         `${n(rows / (phases.analysisAndWriting.ms / 1000))} (${n(rows / (r.timing.totalMs / 1000))} end to end)`,
-        `${r.objects} objects, ${mib(r.deliveredBytes)}`,
+        `${r.objects} objects, ${mib(r.deliveredBytes)} (${mib(r.uploadedBytes)} uploaded)`,
         `${mib(r.peakRssBytes)} (${ratio(r.peakRssBytes, AIMS.memoryBytes)})`,
         `${r.workerCpuSeconds.toFixed(0)} s`,
         load(r.machine),
@@ -68,15 +68,19 @@ export function singleAccountTable(results: readonly SingleAccountResult[]): str
   );
 }
 
+/** The case's account, and what it writes besides the formats. */
+export const caseLabel = (r: SingleAccountResult) => `${r.size}${r.workbook ? " + workbook" : ""}`;
+
 export function rowsTable(results: readonly SingleAccountResult[]): string {
   const types = Object.keys(results[0]?.rows ?? {});
-  const formats = ["csv", "jsonl", "parquet"] as const;
+  const formats = ["csv", "jsonl", "parquet", "xlsx"] as const;
   return table(
-    ["account", ...types, ...formats.map((f) => `${f} bytes`)],
+    ["account", "formats", ...types, ...formats.map((f) => `${f} bytes`)],
     results.map((r) => [
-      r.size,
-      ...types.map((t) => n(r.rows[t as keyof typeof r.rows])),
-      ...formats.map((f) => mib(r.formats[f]?.bytes ?? 0)),
+      caseLabel(r),
+      r.formats.join(", "),
+      ...types.map((t) => n(r.rows[t as keyof typeof r.rows] ?? 0)),
+      ...formats.map((f) => mib(r.bytesPerFormat[f]?.bytes ?? 0)),
     ]),
   );
 }
@@ -87,6 +91,7 @@ export function phaseTable(results: readonly SingleAccountResult[]): string {
       "account",
       "phase",
       "wall",
+      "worker CPU",
       "peak RSS",
       "V8 heap in use, min – max",
       "peak external",
@@ -97,9 +102,10 @@ export function phaseTable(results: readonly SingleAccountResult[]): string {
         const p = r.timing.phases[name];
         const share = p.ms > 0 ? ` = ${Math.round((100 * p.gcMs) / p.ms)} %` : "";
         return [
-          r.size,
+          caseLabel(r),
           PHASE_LABELS[name],
           s(p.ms),
+          `${p.cpuSeconds.toFixed(1)} s`,
           mib(p.peakRss),
           `${mib(p.minHeap)} – ${mib(p.peakHeap)}`,
           mib(p.peakExternal),

@@ -1,13 +1,18 @@
-// Benchmark: pnpm --filter @sightline/services bench [-- medium large writers changes fleet | upload]
+// Benchmark: pnpm --filter @sightline/services bench
+//   [-- medium large writers changes fleet | workbook upload]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
-//   [--worker-max-old-space <MiB>]
+//   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
+//   [--formats csv,parquet]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres.
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
+import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";
+import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
+import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
 import {
   fleetTable,
   phaseTable,
@@ -21,9 +26,12 @@ import { SYNTHETIC_SIZES, type SyntheticSize } from "./synthetic-model.ts";
 import { runUpload } from "./upload-case.ts";
 import { runWriters } from "./writers-case.ts";
 
-const CASES = ["medium", "large", "writers", "changes", "fleet", "upload"] as const;
+const CASES = ["medium", "large", "workbook", "writers", "changes", "fleet", "upload"] as const;
 type CaseName = (typeof CASES)[number];
-/** `upload` is an experiment behind a finding (README), run only when named. */
+/**
+ * `upload` is an experiment behind a finding (README), and `workbook` (the large account with
+ * k9's workbook too, compared with `large`) a long one: run only when named.
+ */
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
 
 // `pnpm bench -- …` passes the `--` on.
@@ -38,6 +46,10 @@ const { values, positionals } = parseArgs({
     "fleet-workers": { type: "string", default: "1,2" },
     /** Try a heap limit on the workers (node --max-old-space-size), in MiB. */
     "worker-max-old-space": { type: "string" },
+    /** Try V8's heap growing factor fixed at 1 + percent/100 (node --heap-growing-percent). */
+    "worker-heap-growing-percent": { type: "string" },
+    /** The workers' report formats; the production default (SIGHTLINE_REPORT_FORMATS) unless named. */
+    formats: { type: "string", default: DEFAULT_REPORT_FORMATS.join(",") },
   },
 });
 const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
@@ -45,6 +57,9 @@ const cases: readonly CaseName[] = chosen.length > 0 ? chosen : DEFAULT_CASES;
 const fleetSize = values["fleet-size"] as SyntheticSize;
 if (!SYNTHETIC_SIZES.includes(fleetSize))
   throw new Error(`--fleet-size: one of ${SYNTHETIC_SIZES}`);
+const formats = (values.formats ?? "").split(",").filter(Boolean) as ReportFormat[];
+if (formats.length === 0 || formats.some((f) => !REPORT_FORMATS.includes(f)))
+  throw new Error(`--formats: some of ${REPORT_FORMATS}`);
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const loadNow = () =>
@@ -56,16 +71,26 @@ console.log(
   `Sightline pipeline bench: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${loadNow()}`,
 );
 const heapLimit = values["worker-max-old-space"];
-const env = await openBenchEnvironment(heapLimit ? { maxOldSpaceMiB: Number(heapLimit) } : {});
+const growing = values["worker-heap-growing-percent"];
+const env = await openBenchEnvironment(
+  {
+    ...(heapLimit ? { maxOldSpaceMiB: Number(heapLimit) } : {}),
+    ...(growing ? { heapGrowingPercent: Number(growing) } : {}),
+  },
+  formats,
+);
 if (heapLimit) console.log(`workers run with --max-old-space-size=${heapLimit}`);
+if (growing) console.log(`workers run with --heap-growing-percent=${growing}`);
+console.log(`report formats: ${formats.join(", ")}; latest and hive copies on`);
 const singles: SingleAccountResult[] = [];
 const outputs: string[] = [];
 const fleets: FleetResult[] = [];
 try {
   for (const name of cases) {
     log(`${name}… (load ${loadNow()})`);
-    if (name === "medium" || name === "large") {
-      const { result } = await runSingleAccount(env, name);
+    if (name === "medium" || name === "large" || name === "workbook") {
+      const size = name === "workbook" ? "large" : name;
+      const { result } = await runSingleAccount(env, size, { workbook: name === "workbook" });
       singles.push(result);
       log(`${name}: trigger → manifest ${(result.timing.totalMs / 1000).toFixed(1)} s`);
     } else if (name === "writers") {
@@ -109,7 +134,14 @@ console.log(`\nload at the end ${loadNow()}\n`);
 if (singles.length > 0) {
   console.log(`### Trigger → manifest, one account\n\n${singleAccountTable(singles)}\n`);
   console.log(`### Rows per report, bytes per format\n\n${rowsTable(singles)}\n`);
-  console.log(`### Phases: the worker's memory and garbage collection\n\n${phaseTable(singles)}\n`);
+  console.log(
+    `### Phases: the worker's CPU, memory and garbage collection\n\n${phaseTable(singles)}\n`,
+  );
+  console.log(`### Objects delivered, by kind\n\n${objectKindsTable(singles)}\n`);
+  if (singles.some((r) => r.size === "large"))
+    console.log(`### The large account against the issue's targets\n\n${targetsTable(singles)}\n`);
+  const workbook = workbookLine(singles);
+  if (workbook) console.log(`${workbook}\n`);
 }
 for (const output of outputs) console.log(`${output}\n`);
 if (fleets.length > 0) console.log(`### Accounts queued at once\n\n${fleetTable(fleets)}\n`);

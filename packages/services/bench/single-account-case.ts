@@ -2,7 +2,7 @@ import { startFakeAws } from "@sightline/aws-fake";
 import type { ReportFormat, ReportType } from "@sightline/reports";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { type BenchEnvironment, type Execution, MANIFESTS_ONLY } from "./bench-environment.ts";
-import { checkDelivery } from "./delivery-check.ts";
+import { checkDelivery, type ObjectKind } from "./delivery-check.ts";
 import {
   type MachineLoad,
   machineLoadBetween,
@@ -20,15 +20,21 @@ import { startWorkerChild } from "./worker-child.ts";
 
 export interface SingleAccountResult {
   size: SyntheticSize;
+  /** k9's workbook written too (the `workbook` case). */
+  workbook: boolean;
+  formats: readonly ReportFormat[];
   principals: number;
   executionId: string;
   timing: ExecutionPhases;
   /** Rows of each report. */
   rows: Record<ReportType, number>;
   /** Rows and bytes written per format (each report's file of that format, once). */
-  formats: Partial<Record<ReportFormat, { rows: number; bytes: number }>>;
+  bytesPerFormat: Partial<Record<ReportFormat | "xlsx", { rows: number; bytes: number }>>;
   objects: number;
   deliveredBytes: number;
+  /** Bytes sent to the inbox: server-side copies send none. */
+  uploadedBytes: number;
+  kinds: ObjectKind[];
   peakRssBytes: number;
   workerCpuSeconds: number;
   machine: MachineLoad;
@@ -41,11 +47,17 @@ export interface SingleAccountResult {
 export async function runSingleAccount(
   env: BenchEnvironment,
   size: SyntheticSize,
+  options: { workbook?: boolean } = {},
 ): Promise<{ result: SingleAccountResult; execution: Execution }> {
   const fake = await startFakeAws(syntheticAccountModel(size), { storeBodies: MANIFESTS_ONLY });
+  const workbook = options.workbook === true;
   const worker = await startWorkerChild(
     size,
-    { databaseUrl: env.databaseUrl, schema: env.schema, settings: env.workerSettings(fake) },
+    {
+      databaseUrl: env.databaseUrl,
+      schema: env.schema,
+      settings: env.workerSettings(fake, { workbook }),
+    },
     env.workerProcess,
   ).catch(async (error: unknown) => {
     await fake.close();
@@ -71,10 +83,11 @@ export async function runSingleAccount(
     const rows = Object.fromEntries(
       (delivery.manifests[0]?.reports ?? []).map((r) => [r.type, r.rows]),
     ) as Record<ReportType, number>;
-    const formats: SingleAccountResult["formats"] = {};
+    const formats: SingleAccountResult["bytesPerFormat"] = {};
     for (const file of delivery.files) {
-      const total = formats[file.format as ReportFormat] ?? { rows: 0, bytes: 0 };
-      formats[file.format as ReportFormat] = {
+      const format = file.format as ReportFormat | "xlsx";
+      const total = formats[format] ?? { rows: 0, bytes: 0 };
+      formats[format] = {
         rows: total.rows + (rows[file.name as ReportType] ?? 0),
         bytes: total.bytes + file.bytes,
       };
@@ -83,13 +96,17 @@ export async function runSingleAccount(
       execution,
       result: {
         size,
+        workbook,
+        formats: env.formats,
         principals: principalsOf(size),
         executionId,
         timing: phasesOf(execution, triggeredAt, { lines: worker.lines, rss: worker.rss, usage }),
         rows,
-        formats,
+        bytesPerFormat: formats,
         objects: delivery.objects,
         deliveredBytes: delivery.bytes,
+        uploadedBytes: delivery.uploadedBytes,
+        kinds: delivery.kinds,
         peakRssBytes: usage.maxRssBytes,
         workerCpuSeconds,
         machine: machineLoadBetween(

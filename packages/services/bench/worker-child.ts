@@ -46,11 +46,17 @@ function residentBytes(pid: number): number | undefined {
   }
 }
 
+/** V8 flags to try on the workers: a heap limit (MiB), a fixed heap growing factor (percent). */
+export interface WorkerProcessOptions {
+  maxOldSpaceMiB?: number;
+  heapGrowingPercent?: number;
+}
+
 /** Forks `worker-process.ts` and resolves once its worker takes jobs. */
 export async function startWorkerChild(
   name: string,
   config: { databaseUrl: string; schema: string; settings: WorkerSettings },
-  options: { maxOldSpaceMiB?: number } = {},
+  options: WorkerProcessOptions = {},
 ): Promise<WorkerChild> {
   // SIGHTLINE_BENCH_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.
   const profileDir = process.env.SIGHTLINE_BENCH_PROFILE;
@@ -62,6 +68,9 @@ export async function startWorkerChild(
       "tsx",
       ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
       ...(heapLimit ? [`--max-old-space-size=${heapLimit}`] : []),
+      ...(options.heapGrowingPercent
+        ? [`--heap-growing-percent=${options.heapGrowingPercent}`]
+        : []),
     ],
     env: { ...process.env, SIGHTLINE_BENCH_WORKER: JSON.stringify(config) },
     stdio: ["ignore", "pipe", "inherit", "ipc"],

@@ -23,11 +23,15 @@ export interface GcEvent {
   major: boolean;
 }
 
-/** The V8 heap in use and the memory outside it (Buffers), sampled every 500 ms. */
+/**
+ * The V8 heap in use, the memory outside it (Buffers) and the process's CPU so far (user +
+ * system seconds), sampled every 500 ms.
+ */
 export interface HeapSample {
   at: number;
   heapUsed: number;
   external: number;
+  cpuSeconds: number;
 }
 
 export interface WorkerUsage {
@@ -49,7 +53,13 @@ new PerformanceObserver((list) => {
 const heap: HeapSample[] = [];
 setInterval(() => {
   const memory = process.memoryUsage();
-  heap.push({ at: Date.now(), heapUsed: memory.heapUsed, external: memory.external });
+  const cpu = process.cpuUsage();
+  heap.push({
+    at: Date.now(),
+    heapUsed: memory.heapUsed,
+    external: memory.external,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  });
 }, 500).unref();
 
 const { databaseUrl, schema, settings } = JSON.parse(

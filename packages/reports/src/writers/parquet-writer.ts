@@ -18,11 +18,19 @@ const PARQUET_TYPES: Readonly<Record<ColumnType, Omit<SchemaElement, "name">>> =
   json: { type: "BYTE_ARRAY", converted_type: "JSON", repetition_type: "REQUIRED" },
 };
 
-/** Large enough for efficient column chunks, small enough to hold in memory per report. */
-export const DEFAULT_ROW_GROUP_SIZE = 100_000;
+/**
+ * Large enough for efficient column chunks, small enough to hold in memory per report. Each row
+ * group's column arrays (and hyparquet-writer's copies of them) outlive the young generation, so
+ * the heap grows with the row group: with 100,000 rows a large account's writing peaked at
+ * 1.2–1.6 GiB of heap, with 32,000 at 0.7 GiB, and the files came out smaller (dictionaries pay
+ * in more row groups).
+ */
+export const DEFAULT_ROW_GROUP_SIZE = 32_000;
 
 /** Distinct strings whose UTF-8 bytes are remembered between rows. */
 const BYTES_MEMO_LIMIT = 4_096;
+/** Distinct JSON cells (tags, lists) remembered by their text, per column. */
+const JSON_MEMO_LIMIT = 4_096;
 
 /**
  * UTF-8 bytes of a string, shared by every row that repeats it: hyparquet-writer would encode
@@ -39,6 +47,30 @@ function createUtf8Bytes() {
       memo.set(text, bytes);
     }
     return bytes;
+  };
+}
+
+/**
+ * One object per distinct JSON text: hyparquet-writer converts and encodes each JSON cell once
+ * per object it meets in a row group, and the rows carry a new `granted_by` array per summary,
+ * most of them with the same text as the row before.
+ */
+function createJsonCell() {
+  const memo = new Map<string, CellValue>();
+  let last: CellValue | undefined;
+  let lastCanonical: CellValue | undefined;
+  return (value: CellValue): CellValue => {
+    if (value === last) return lastCanonical;
+    const text = JSON.stringify(value);
+    let canonical = memo.get(text);
+    if (canonical === undefined) {
+      canonical = value;
+      if (memo.size >= JSON_MEMO_LIMIT) memo.clear();
+      memo.set(text, canonical);
+    }
+    last = value;
+    lastCanonical = canonical;
+    return canonical;
   };
 }
 
@@ -80,9 +112,13 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
     createdBy: "@sightline/reports",
   });
   const utf8 = createUtf8Bytes();
+  const jsonCells = columns.map((column) =>
+    column.type === "json" ? createJsonCell() : undefined,
+  );
   const emptyColumns = () =>
-    columns.map((column) => ({
+    columns.map((column, i) => ({
       name: column.name,
+      json: jsonCells[i],
       data: [] as (Exclude<CellValue, string | number> | Uint8Array | bigint)[],
     }));
   let columnData = emptyColumns();
@@ -104,7 +140,9 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
             ? utf8(value)
             : typeof value === "number"
               ? BigInt(value)
-              : value,
+              : column.json && value !== undefined
+                ? (column.json(value) as typeof value)
+                : value,
         );
       }
       buffered++;
