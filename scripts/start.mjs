@@ -9,8 +9,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const workspaces = [
   "apps/api",
+  "apps/console",
   ...readdirSync(path.join(root, "packages")).map((p) => `packages/${p}`),
 ];
+/** What a workspace's build reads besides `src/`: tsc's configuration, or the console's Vite's. */
+const buildInputs = (dir) =>
+  existsSync(path.join(dir, "tsconfig.build.json"))
+    ? ["package.json", "tsconfig.build.json"]
+    : existsSync(path.join(dir, "vite.config.ts"))
+      ? ["package.json", "vite.config.ts", "index.html"]
+      : undefined;
 
 function newest(dir) {
   let latest = 0;
@@ -23,12 +31,11 @@ function newest(dir) {
 
 const stale = workspaces.some((workspace) => {
   const dir = path.join(root, workspace);
-  if (!existsSync(path.join(dir, "tsconfig.build.json"))) return false;
+  const inputs = buildInputs(dir);
+  if (!inputs) return false;
   const dist = path.join(dir, "dist");
   if (!existsSync(dist)) return true;
-  const sources = ["package.json", "tsconfig.build.json"].map(
-    (f) => statSync(path.join(dir, f)).mtimeMs,
-  );
+  const sources = inputs.map((f) => statSync(path.join(dir, f)).mtimeMs);
   return Math.max(newest(path.join(dir, "src")), ...sources) > newest(dist);
 });
 
