@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { type ServerType, serve } from "@hono/node-server";
 import { createDb, startDatabase } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
@@ -18,6 +19,7 @@ import { createApp } from "./app.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
 import { rateLimitsOf } from "./rate-limits.ts";
+import { startWorkerChild, type WorkerChild } from "./worker-child.ts";
 
 /** Resolves once the server listens; rejects with a message naming PORT when it cannot. */
 function listening(server: ServerType, host: string, port: number): Promise<void> {
@@ -47,13 +49,16 @@ async function readTls(config: ApiConfig): Promise<{ cert: Buffer; key: Buffer }
 /** What a start that fails half-way must undo, last first, so that no Postgres is left behind. */
 const undo: (() => Promise<unknown>)[] = [];
 
-/** The start command: the API and, unless `SIGHTLINE_ROLE=api`, a worker in the same process. */
+/**
+ * The start command: the API, a worker, or (`SIGHTLINE_ROLE=all`) the API with a worker in a
+ * child process that it starts and stops.
+ */
 async function main() {
   const config = parseConfig(ApiConfig, process.env);
   const role = config.SIGHTLINE_ROLE;
   const logger = createLogger({
     level: config.LOG_LEVEL,
-    bindings: { service: "sightline", role },
+    bindings: { service: "sightline", role, pid: process.pid },
   });
   const dataDir = path.resolve(config.SIGHTLINE_DATA_DIR);
   const database = await startDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
@@ -63,7 +68,7 @@ async function main() {
     databaseUrl: database.url,
     logger,
     queue: settings.queue,
-    maintenance: role !== "api",
+    maintenance: role === "worker",
   });
   undo.push(() => boss.stop({ graceful: false, wait: true }));
   const masterKey = await loadMasterKey({ kmsKeyId: config.SIGHTLINE_KMS_KEY_ID, dataDir, logger });
@@ -95,7 +100,7 @@ async function main() {
   await warnSharedAuditorRoles(running.deps.db, logger);
   // The worker's queries (a large snapshot, a whole account's records) are not bounded like a
   // request's: it gets a pool of its own.
-  const workerDb = role === "api" ? undefined : createDb(database.url, { maxConnections: 4 });
+  const workerDb = role === "worker" ? createDb(database.url, { maxConnections: 4 }) : undefined;
   if (workerDb) undo.push(() => workerDb.close());
   let server: ServerType | undefined;
   if (role !== "worker") {
@@ -131,8 +136,17 @@ async function main() {
     const url = `${scheme}://${config.HOST}:${port}`;
     logger.info({ url, docs: `${url}/docs` }, "listening");
   }
-  // The API answers first; the worker starts taking jobs right after.
+  // The API answers first; the worker starts taking jobs right after, in this process or, with
+  // SIGHTLINE_ROLE=all, in a child process, off the API's event loop.
   if (workerDb) await startWorker({ ...running.deps.services, db: workerDb.db }, settings);
+  const workerChild: WorkerChild | undefined =
+    role === "all"
+      ? startWorkerChild({
+          entry: fileURLToPath(import.meta.url),
+          databaseUrl: database.url,
+          logger,
+        })
+      : undefined;
   undo.length = 0;
 
   let stopping = false;
@@ -142,6 +156,7 @@ async function main() {
     logger.info({ signal, drainSeconds: config.SIGHTLINE_DRAIN_SECONDS }, "shutting down");
     server?.close();
     // Running analyses finish (up to the drain time); jobs not yet taken stay queued.
+    await workerChild?.stop((config.SIGHTLINE_DRAIN_SECONDS + 10) * 1000);
     await boss.stop({ graceful: true, timeout: config.SIGHTLINE_DRAIN_SECONDS * 1000, wait: true });
     await running.close();
     await workerDb?.close();
@@ -151,6 +166,8 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // The worker child of a start command stops when its parent is gone.
+  if (process.send) process.on("disconnect", () => void shutdown("parent gone"));
 }
 
 main().catch(async (error) => {
