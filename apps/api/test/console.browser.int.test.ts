@@ -7,7 +7,7 @@ import { type FakeAccountModel, smallAccount } from "@sightline/aws-fake";
 import { PrincipalList, ResourceAccessPathsResponse } from "@sightline/domain";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeCustomerSnapshots } from "./analysis-fixtures.ts";
+import { monitorCustomerAccount, storeCustomerSnapshots } from "./analysis-fixtures.ts";
 import {
   launchBrowser,
   type PageTrouble,
@@ -309,6 +309,25 @@ describe.skipIf(!browserFound)("the console in Chromium", () => {
       .toBe(name(total - 1));
     await screenshot(page, "8-principals-10000");
     expect(trouble.pageErrors).toEqual([]);
+    expect(await trouble.cspViolations()).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("shows a direct customer its own accounts, and says access paths are a partner's", async () => {
+    const customer = await h.newDirectCustomer();
+    await monitorCustomerAccount(h, customer, "123456789012");
+    const { page, trouble } = await signedIn(customer.key);
+    expect(await textOf(page.getByTestId("caller"))).toContain(`customer ${customer.customerId}`);
+    await page.getByText("Never analysed").waitFor();
+    const main = await textOf(page.locator("main"));
+    expect(main).toContain(`Customer ${customer.customerId}`);
+    expect(main).toContain("123456789012");
+    expect(main).not.toContain(partner.partnerId);
+    await go(page, `#/c/${customer.customerId}/123456789012/paths`);
+    await page.getByText("Access paths are answered for a partner's accounts").waitFor();
+    await screenshot(page, "9-direct-customer");
+    expect(trouble.pageErrors).toEqual([]);
+    expect(trouble.consoleErrors).toEqual([]);
     expect(await trouble.cspViolations()).toEqual([]);
     await page.close();
   }, 120_000);
