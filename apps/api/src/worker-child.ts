@@ -37,10 +37,13 @@ export function startWorkerChild(options: {
       if (stopping) return;
       failures = Date.now() - startedAt > 60_000 ? 1 : failures + 1;
       const retryInMs = Math.min(30_000, 1000 * 2 ** (failures - 1));
-      options.logger.error(
-        { code, signal, retryInMs },
-        "the worker process ended: another starts (analyses it ran are taken again when their jobs expire)",
-      );
+      // Exit code 0 is a stop it was asked for (Ctrl-C reaches the whole process group first).
+      if (code === 0) options.logger.info({ retryInMs }, "the worker process stopped");
+      else
+        options.logger.error(
+          { code, signal, retryInMs },
+          "the worker process ended: another starts (analyses it ran are taken again when their jobs expire)",
+        );
       setTimeout(() => {
         if (!stopping) start();
       }, retryInMs).unref();
