@@ -39,7 +39,7 @@ export function GraphSvg(props: { graph: PathGraph }) {
       height={height}
       style={{ maxWidth: "100%", height: "auto" }}
       role="img"
-      aria-label={`Access graph of ${graph.nodes.length} nodes and ${graph.edges.length} edges; the tables beside it list the same`}
+      aria-label={`Access graph of ${graph.nodes.length} nodes and ${graph.edges.length} edges; the tables that follow list the same`}
       data-testid="graph-svg"
     >
       <defs>
