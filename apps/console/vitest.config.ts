@@ -1,3 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { fromSources } from "../../vitest.shared.ts";
 
-export default defineConfig({ test: { include: ["test/**/*.test.ts"] } });
+export default defineConfig({ ...fromSources, test: { include: ["test/**/*.test.ts"] } });
