@@ -30,7 +30,7 @@ const FROM_STORE =
   "Answers from the account's newest successful analysis, as stored for the comparison of changes (no analysis runs in the request); 409 when the account has none yet.";
 
 /** The cursor of the principals' and resources' pages: the ARN to continue after. */
-const readPrincipalCursor = (value: unknown) => {
+const readArnCursor = (value: unknown) => {
   const v = value as { a?: unknown } | undefined;
   return typeof v?.a === "string" && v.a.length > 0 ? v.a : undefined;
 };
@@ -94,7 +94,7 @@ async function principalsPage(
   account: { customerId: string; accountId: string },
   query: { iamAdmin?: string; q?: string; cursor?: string; limit?: number },
 ): Promise<PrincipalList> {
-  const after = decodeCursor(query.cursor, readPrincipalCursor);
+  const after = decodeCursor(query.cursor, readArnCursor);
   const { next, ...page } = await accountPrincipals(db, account, {
     ...(query.iamAdmin ? { iamAdmin: query.iamAdmin } : {}),
     ...(query.q ? { q: query.q } : {}),
@@ -258,7 +258,7 @@ async function resourcesPage(
   account: { customerId: string; accountId: string },
   query: { q?: string; cursor?: string; limit?: number },
 ): Promise<ResourceList> {
-  const after = decodeCursor(query.cursor, readPrincipalCursor);
+  const after = decodeCursor(query.cursor, readArnCursor);
   const { next, ...page } = await accountResources(db, account, {
     ...(query.q ? { q: query.q } : {}),
     ...(after ? { after } : {}),
