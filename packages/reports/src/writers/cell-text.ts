@@ -43,20 +43,35 @@ export function jsonText(value: CellValue | undefined): string {
   return JSON.stringify(value);
 }
 
+/** Objects (JSON cells) whose text a column remembers; the memo is cleared when full. */
+const OBJECT_MEMO_LIMIT = 4_096;
+
 /**
- * `encode`, skipped while a column repeats its previous value: the rows of one principal repeat
- * its name, ARN and tags, and every row repeats the analysis time.
+ * `encode`, skipped while a column repeats its previous value (the rows of one principal repeat
+ * its name, ARN and tags, and every row repeats the analysis time) and for an object (a JSON
+ * cell) met lately: the rows of a resource share a few lists of granting policies among their
+ * principals, in turn.
  */
 export function encodeRepeats(
   encode: (value: CellValue | undefined) => string,
 ): (value: CellValue | undefined) => string {
   let last: CellValue | undefined;
   let lastText = encode(undefined);
+  const objects = new Map<object, string>();
   return (value) => {
-    if (value !== last) {
+    if (value === last) return lastText;
+    last = value;
+    if (typeof value !== "object" || value instanceof Date) {
       lastText = encode(value);
-      last = value;
+      return lastText;
     }
-    return lastText;
+    let text = objects.get(value);
+    if (text === undefined) {
+      text = encode(value);
+      if (objects.size >= OBJECT_MEMO_LIMIT) objects.clear();
+      objects.set(value, text);
+    }
+    lastText = text;
+    return text;
   };
 }

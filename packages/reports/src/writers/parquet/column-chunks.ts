@@ -1,0 +1,197 @@
+import type { CellValue, ColumnType, ReportColumn } from "../../columns/column.ts";
+import { ByteBuffer } from "./byte-buffer.ts";
+import { bitWidthOf, writeBitPacked, writeRleHybrid } from "./rle-hybrid.ts";
+
+/**
+ * One column's values of the row group being gathered, as the pages Parquet stores them: every
+ * column but the booleans dictionary-encoded (a dictionary of its distinct values, then each
+ * row's index in it), since report columns repeat a handful of values on many rows.
+ */
+export interface ColumnChunkBuilder {
+  readonly column: ReportColumn;
+  /** `PLAIN` values, or `RLE_DICTIONARY` indices into `dictionary`. */
+  readonly dictionaryEncoded: boolean;
+  add(value: CellValue | undefined): void;
+  /** The dictionary page's values (PLAIN) and how many; undefined for a column without one. */
+  dictionary(out: ByteBuffer): number | undefined;
+  /** The data page's content: definition levels (nullable columns) and the values. */
+  data(out: ByteBuffer): void;
+  /** Starts the next row group. */
+  reset(): void;
+}
+
+type Key = string | number;
+
+/** No cell yet: unequal to every cell. */
+const NOTHING: unique symbol = Symbol("no cell");
+/** The index of a null cell. */
+const NULL_INDEX = -1;
+
+/**
+ * Dictionary encoding: `keyOf` turns a cell into the dictionary's key (its text, or its number),
+ * `undefined` for a null cell (allowed in nullable columns only); `writeKey` writes a key PLAIN.
+ */
+class DictionaryChunk implements ColumnChunkBuilder {
+  readonly dictionaryEncoded = true;
+  readonly #indexes: Int32Array;
+  readonly #defined: Uint8Array | undefined;
+  readonly #positions = new Map<Key, number>();
+  readonly #keys: Key[] = [];
+  #rows = 0;
+  #values = 0;
+  #lastCell: CellValue | undefined | typeof NOTHING = NOTHING;
+  #lastIndex = NULL_INDEX;
+
+  constructor(
+    readonly column: ReportColumn,
+    capacity: number,
+    nullable: boolean,
+    private readonly keyOf: (value: CellValue | undefined, column: ReportColumn) => Key | undefined,
+    private readonly writeKey: (out: ByteBuffer, key: Key) => void,
+  ) {
+    this.#indexes = new Int32Array(capacity);
+    this.#defined = nullable ? new Uint8Array(capacity) : undefined;
+  }
+
+  add(value: CellValue | undefined): void {
+    const row = this.#rows++;
+    // Rows repeat the cell of the row before (the analysis time, a principal's ARN and tags).
+    if (value !== this.#lastCell) {
+      const key = this.keyOf(value, this.column);
+      this.#lastCell = value;
+      if (key === undefined) this.#lastIndex = NULL_INDEX;
+      else {
+        let index = this.#positions.get(key);
+        if (index === undefined) {
+          index = this.#keys.length;
+          this.#keys.push(key);
+          this.#positions.set(key, index);
+        }
+        this.#lastIndex = index;
+      }
+    }
+    if (this.#lastIndex === NULL_INDEX) return; // null: definition level 0, no value
+    if (this.#defined) this.#defined[row] = 1;
+    this.#indexes[this.#values++] = this.#lastIndex;
+  }
+
+  dictionary(out: ByteBuffer): number {
+    for (const key of this.#keys) this.writeKey(out, key);
+    return this.#keys.length;
+  }
+
+  data(out: ByteBuffer): void {
+    if (this.#defined) {
+      const levels = new ByteBuffer(1024);
+      writeRleHybrid(levels, this.#defined, this.#rows, 1);
+      out.u32(levels.length);
+      out.bytes(levels.view());
+    }
+    const width = bitWidthOf(this.#keys.length - 1);
+    out.u8(width);
+    writeRleHybrid(out, this.#indexes, this.#values, width);
+  }
+
+  reset(): void {
+    this.#rows = 0;
+    this.#values = 0;
+    this.#positions.clear();
+    this.#keys.length = 0;
+    this.#lastCell = NOTHING;
+    this.#lastIndex = NULL_INDEX;
+    this.#defined?.fill(0);
+  }
+}
+
+class BooleanChunk implements ColumnChunkBuilder {
+  readonly dictionaryEncoded = false;
+  readonly #values: Uint8Array;
+  #rows = 0;
+
+  constructor(
+    readonly column: ReportColumn,
+    capacity: number,
+  ) {
+    this.#values = new Uint8Array(capacity);
+  }
+
+  add(value: CellValue | undefined): void {
+    if (typeof value !== "boolean") throw cellError(this.column, value);
+    this.#values[this.#rows++] = value ? 1 : 0;
+  }
+
+  dictionary(): undefined {
+    return undefined;
+  }
+
+  data(out: ByteBuffer): void {
+    writeBitPacked(out, this.#values, this.#rows);
+  }
+
+  reset(): void {
+    this.#rows = 0;
+  }
+}
+
+function cellError(column: ReportColumn, value: unknown): TypeError {
+  const kind = value === null ? "null" : value instanceof Date ? "Date" : typeof value;
+  return new TypeError(`Parquet column ${column.name} (${column.type}) cannot hold a ${kind}`);
+}
+
+const stringKey = (value: CellValue | undefined, column: ReportColumn) => {
+  if (typeof value !== "string") throw cellError(column, value);
+  return value;
+};
+
+const integerKey = (value: CellValue | undefined, column: ReportColumn) => {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) throw cellError(column, value);
+  return value;
+};
+
+const timestampKey = (value: CellValue | undefined, column: ReportColumn) => {
+  if (value === undefined) return undefined;
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw cellError(column, value);
+  return value.getTime();
+};
+
+/** JSON cells whose text is remembered by object (held until the memo is cleared). */
+const JSON_MEMO_LIMIT = 4_096;
+
+/**
+ * JSON cells as text. Rows share their objects (a principal's tags, a list of granting policies),
+ * also across row groups: each is turned into text once while it is remembered.
+ */
+function createJsonKey() {
+  const texts = new Map<object, string>();
+  return (value: CellValue | undefined, column: ReportColumn) => {
+    if (typeof value !== "object" || value === null || value instanceof Date)
+      throw cellError(column, value);
+    let text = texts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      if (texts.size >= JSON_MEMO_LIMIT) texts.clear();
+      texts.set(value, text);
+    }
+    return text;
+  };
+}
+
+const writeText = (out: ByteBuffer, key: Key) => out.lengthPrefixedUtf8(key as string);
+const writeInt64 = (out: ByteBuffer, key: Key) => out.i64(key as number);
+
+/** The chunk builder of a column of `type`, for row groups of up to `capacity` rows. */
+export function columnChunkBuilder(column: ReportColumn, capacity: number): ColumnChunkBuilder {
+  const type: ColumnType = column.type;
+  switch (type) {
+    case "boolean":
+      return new BooleanChunk(column, capacity);
+    case "string":
+      return new DictionaryChunk(column, capacity, false, stringKey, writeText);
+    case "json":
+      return new DictionaryChunk(column, capacity, false, createJsonKey(), writeText);
+    case "integer":
+      return new DictionaryChunk(column, capacity, false, integerKey, writeInt64);
+    case "timestamp":
+      return new DictionaryChunk(column, capacity, true, timestampKey, writeInt64);
+  }
+}
