@@ -2,6 +2,7 @@
 //   [-- medium large writers changes fleet | workbook upload]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
+//   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres.
@@ -48,6 +49,8 @@ const { values, positionals } = parseArgs({
     "worker-max-old-space": { type: "string" },
     /** Try V8's heap growing factor fixed at 1 + percent/100 (node --heap-growing-percent). */
     "worker-heap-growing-percent": { type: "string" },
+    /** Other flags for the workers' node, space-separated (e.g. "--single-threaded-gc"). */
+    "worker-node-flags": { type: "string" },
     /** The workers' report formats; the production default (SIGHTLINE_REPORT_FORMATS) unless named. */
     formats: { type: "string", default: DEFAULT_REPORT_FORMATS.join(",") },
   },
@@ -72,15 +75,18 @@ console.log(
 );
 const heapLimit = values["worker-max-old-space"];
 const growing = values["worker-heap-growing-percent"];
+const nodeFlags = (values["worker-node-flags"] ?? "").split(" ").filter(Boolean);
 const env = await openBenchEnvironment(
   {
     ...(heapLimit ? { maxOldSpaceMiB: Number(heapLimit) } : {}),
     ...(growing ? { heapGrowingPercent: Number(growing) } : {}),
+    ...(nodeFlags.length > 0 ? { nodeFlags } : {}),
   },
   formats,
 );
 if (heapLimit) console.log(`workers run with --max-old-space-size=${heapLimit}`);
 if (growing) console.log(`workers run with --heap-growing-percent=${growing}`);
+if (nodeFlags.length > 0) console.log(`workers run with ${nodeFlags.join(" ")}`);
 console.log(`report formats: ${formats.join(", ")}; latest and hive copies on`);
 const singles: SingleAccountResult[] = [];
 const outputs: string[] = [];

@@ -50,6 +50,8 @@ function residentBytes(pid: number): number | undefined {
 export interface WorkerProcessOptions {
   maxOldSpaceMiB?: number;
   heapGrowingPercent?: number;
+  /** Other V8 or Node flags to try on the workers (e.g. `--single-threaded-gc`). */
+  nodeFlags?: readonly string[];
 }
 
 /** Forks `worker-process.ts` and resolves once its worker takes jobs. */
@@ -71,6 +73,7 @@ export async function startWorkerChild(
       ...(options.heapGrowingPercent
         ? [`--heap-growing-percent=${options.heapGrowingPercent}`]
         : []),
+      ...(options.nodeFlags ?? []),
     ],
     env: { ...process.env, SIGHTLINE_BENCH_WORKER: JSON.stringify(config) },
     stdio: ["ignore", "pipe", "inherit", "ipc"],

@@ -2,7 +2,7 @@ import type { PrincipalRecord } from "../snapshot/account-model.ts";
 import type { PrefixWindow } from "./action-index.ts";
 import type { GrantSource, ResourceAccessSummary } from "./analysis-types.ts";
 import type { CapabilityLevel } from "./capability-levels.ts";
-import { type GrantNames, type GroupNaming, joinSources } from "./grant-names.ts";
+import type { GrantNames, GroupNaming } from "./grant-names.ts";
 import type { GrantList, StatementGrants } from "./grant-sources.ts";
 import type { TriSet } from "./tri-set.ts";
 
@@ -52,7 +52,7 @@ export function withResourceGrants(
     if (head.length === 0) continue;
     out ??= identity.slice();
     for (let i = k * classes; i < (k + 1) * classes; i++)
-      out[i] = joinSources(head, identity[i] as readonly GrantSource[]);
+      out[i] = names.join(head, identity[i] as readonly GrantSource[]);
   }
   return out ?? identity;
 }

@@ -50,8 +50,9 @@ function createCsvCell(k9: boolean) {
 export const openCsvWriter: OpenRowWriter = (path, columns, options = {}) => {
   const k9 = options.csvDialect === "k9";
   const cell = createCsvCell(k9);
+  const json = options.jsonTexts ?? JSON.stringify;
   const fields = columns.map((column) => {
-    const text = k9 ? k9CsvText(column.name) : csvText;
+    const text = k9 ? k9CsvText(column.name, json) : csvText(json);
     return { name: column.name, encode: encodeRepeats((value) => cell(text(value))) };
   });
   const header = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;

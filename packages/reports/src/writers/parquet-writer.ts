@@ -28,7 +28,8 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
     throw new RangeError(`rowGroupSize must be a whole number from 1 to ${MAX_ROW_GROUP_SIZE}`);
   const file = new HashingFile(path);
   const encoder = new ParquetFileEncoder(columns, "@sightline/reports");
-  const builders = columns.map((column) => columnChunkBuilder(column, rowGroupSize));
+  const json = options.jsonTexts ?? JSON.stringify;
+  const builders = columns.map((column) => columnChunkBuilder(column, rowGroupSize, json));
   const names = columns.map((column) => column.name);
   const out = new ByteBuffer(1 << 20);
   out.bytes(PARQUET_MAGIC);

@@ -1,4 +1,5 @@
 import type { AnyReportRow, ReportColumn } from "../columns/column.ts";
+import type { JsonTextOf } from "./cell-text.ts";
 import type { WrittenFile } from "./hashing-file.ts";
 
 /** Writes one report to one local file in one format, a row at a time. */
@@ -23,6 +24,8 @@ export interface RowWriterOptions {
   rowGroupSize?: number;
   /** CSV only. Default `sightline`. */
   csvDialect?: CsvDialect;
+  /** JSON cells' texts, shared by the writers of one pass (`createJsonTexts`); else `JSON.stringify`. */
+  jsonTexts?: JsonTextOf;
 }
 
 export type OpenRowWriter = (

@@ -9,6 +9,7 @@ import {
 import type { ReportFormat } from "../report-formats.ts";
 import { auditSheetName, type WrittenSheet } from "../workbook/audit-sheets.ts";
 import type { AuditWorkbook } from "../workbook/audit-workbook.ts";
+import { createJsonTexts } from "./cell-text.ts";
 import { openCsvWriter } from "./csv-writer.ts";
 import type { WrittenFile } from "./hashing-file.ts";
 import { openJsonLinesWriter } from "./jsonl-writer.ts";
@@ -89,6 +90,7 @@ export async function writeReport<T extends ReportType>(
       ? {}
       : { rowGroupSize: options.parquetRowGroupSize }),
     ...(options.csvDialect ? { csvDialect: options.csvDialect } : {}),
+    jsonTexts: createJsonTexts(),
   };
   const k9Csv = options.csvDialect === "k9";
   if (k9Csv && formats.includes("csv") && K9_COLUMN_COUNT[type] === 0)

@@ -20,7 +20,6 @@ import {
 import {
   analyzeAccount,
   analyzeAzureSubscription,
-  buildAccessGraph,
   createAccountModel,
   type Issue,
 } from "@sightline/engine";
@@ -136,12 +135,10 @@ async function analyseAndWrite(
   }
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
-  const graph = buildAccessGraph(model);
   const results = new ResultsRecorder(awsResultsInput(analysis, collected));
   const { reports, workbook } = await writeAccountReports({
     model,
     analysis: results.observed(),
-    graph,
     metadata: collected.metadata,
     ...output,
     workbook: settings.workbook === true,

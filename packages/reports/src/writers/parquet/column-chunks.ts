@@ -1,4 +1,5 @@
 import type { CellValue, ColumnType, ReportColumn } from "../../columns/column.ts";
+import type { JsonTextOf } from "../cell-text.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
 import { bitWidthOf, writeBitPacked, writeRleHybrid } from "./rle-hybrid.ts";
 
@@ -154,25 +155,12 @@ const timestampKey = (value: CellValue | undefined, column: ReportColumn) => {
   return value.getTime();
 };
 
-/** JSON cells whose text is remembered by object (held until the memo is cleared). */
-const JSON_MEMO_LIMIT = 4_096;
-
-/**
- * JSON cells as text. Rows share their objects (a principal's tags, a list of granting policies),
- * also across row groups: each is turned into text once while it is remembered.
- */
-function createJsonKey() {
-  const texts = new Map<object, string>();
+/** JSON cells as text. */
+function jsonKey(json: JsonTextOf) {
   return (value: CellValue | undefined, column: ReportColumn) => {
     if (typeof value !== "object" || value === null || value instanceof Date)
       throw cellError(column, value);
-    let text = texts.get(value);
-    if (text === undefined) {
-      text = JSON.stringify(value);
-      if (texts.size >= JSON_MEMO_LIMIT) texts.clear();
-      texts.set(value, text);
-    }
-    return text;
+    return json(value);
   };
 }
 
@@ -180,7 +168,11 @@ const writeText = (out: ByteBuffer, key: Key) => out.lengthPrefixedUtf8(key as s
 const writeInt64 = (out: ByteBuffer, key: Key) => out.i64(key as number);
 
 /** The chunk builder of a column of `type`, for row groups of up to `capacity` rows. */
-export function columnChunkBuilder(column: ReportColumn, capacity: number): ColumnChunkBuilder {
+export function columnChunkBuilder(
+  column: ReportColumn,
+  capacity: number,
+  json: JsonTextOf,
+): ColumnChunkBuilder {
   const type: ColumnType = column.type;
   switch (type) {
     case "boolean":
@@ -188,7 +180,7 @@ export function columnChunkBuilder(column: ReportColumn, capacity: number): Colu
     case "string":
       return new DictionaryChunk(column, capacity, false, stringKey, writeText);
     case "json":
-      return new DictionaryChunk(column, capacity, false, createJsonKey(), writeText);
+      return new DictionaryChunk(column, capacity, false, jsonKey(json), writeText);
     case "integer":
       return new DictionaryChunk(column, capacity, false, integerKey, writeInt64);
     case "timestamp":

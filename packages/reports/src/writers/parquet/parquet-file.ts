@@ -1,7 +1,7 @@
-import { compress } from "snappyjs";
 import type { ColumnType, ReportColumn } from "../../columns/column.ts";
 import { ByteBuffer } from "./byte-buffer.ts";
 import type { ColumnChunkBuilder } from "./column-chunks.ts";
+import { snappyCompress } from "./snappy.ts";
 import { ThriftWriter } from "./thrift-compact.ts";
 
 /**
@@ -95,7 +95,7 @@ export class ParquetFileEncoder {
       const page = (write: () => void, header: (size: number, stored: number) => void) => {
         this.#page.clear();
         write();
-        const stored = compress(this.#page.view());
+        const stored = snappyCompress(this.#page.view());
         this.#header.clear();
         header(this.#page.length, stored.length);
         out.bytes(this.#header.view());
