@@ -1,7 +1,7 @@
 import type { PolicyIds } from "../analyze/policy-traits.ts";
 import { principalSignature } from "../analyze/principal-signature.ts";
 import { statementMatchesAction } from "../authorize/evaluate-statement.ts";
-import type { Policy } from "../policy/policy-types.ts";
+import type { Policy, Statement } from "../policy/policy-types.ts";
 import type { AccountData, AccountModel, PrincipalRecord } from "../snapshot/account-model.ts";
 import type { PolicyFactsCache } from "./policy-relevance.ts";
 
@@ -33,7 +33,8 @@ export function groupsThatMayAssume(groups: AccountGroups, roleArn: string): Ass
 
 /**
  * Groups an account's principals by what decides sts:AssumeRole for them: kind, boundary,
- * the identity policies naming it (by content), and `principalSignature` where policies test the principal.
+ * the identity policies naming it (by content, or by ID where a condition may name the
+ * policy: `keyOf`), and `principalSignature` where policies test the principal.
  */
 export function assumeGroups(
   model: AccountModel,
@@ -52,19 +53,19 @@ export function assumeGroups(
         signatures.push(principalSignature(model, policy.statements, record));
     };
     orgPolicies.forEach(sign);
-    const identity: number[] = [];
+    const identity: string[] = [];
     const relevant: Policy[] = [];
     for (const policy of record.identityPolicies) {
       if (!facts.relevanceOf(policy.statements, ASSUME).relevant) continue;
       relevant.push(policy);
-      identity.push(ids.idOf(policy.statements));
+      identity.push(keyOf(ids, policy));
       sign(policy);
     }
     const boundary = record.permissionsBoundary;
     if (boundary) sign(boundary);
-    identity.sort((a, b) => a - b);
-    const boundaryId = boundary ? ids.idOf(boundary.statements) : 0;
-    const key = `${record.kind}|${record.serviceLinked ? 1 : 0}|${boundaryId}|${identity.join(",")}|${signatures.join("|")}`;
+    identity.sort();
+    const boundaryId = boundary ? keyOf(ids, boundary) : "";
+    const key = `${record.kind}|${record.serviceLinked ? 1 : 0}|${boundaryId}|${JSON.stringify(identity)}|${signatures.join("|")}`;
     const group = groups.get(key);
     if (group) group.members.push(record);
     else groups.set(key, { members: [record], ...allowedTargets(relevant) });
@@ -78,6 +79,28 @@ export function assumeGroups(
       else byTarget.set(arn, [group]);
     }
   return { all, broad: all.filter((g) => g.broad), byTarget };
+}
+
+/**
+ * A policy as part of a group's key. A group's members share one decision, whose condition
+ * names the policies it came from (`policyId`): a policy that may make the decision
+ * conditional is keyed by its ID (members holding this very policy, a managed or group
+ * policy, still share), any other by its content (equal inline policies share).
+ */
+function keyOf(ids: PolicyIds, policy: Policy): string {
+  return policy.statements.some(mayCondition) ? `=${policy.id}` : `${ids.idOf(policy.statements)}`;
+}
+
+/** The statement's outcome may be a condition: Condition, an invalid Deny, a variable in its resources. */
+function mayCondition(s: Statement): boolean {
+  const variable = (list: readonly string[] | undefined) =>
+    list?.some((p) => p.includes("${")) === true;
+  return (
+    s.conditions.length > 0 ||
+    s.invalid !== undefined ||
+    variable(s.resource) ||
+    variable(s.notResource)
+  );
 }
 
 function allowedTargets(policies: readonly Policy[]): { broad: boolean; targets: string[] } {
