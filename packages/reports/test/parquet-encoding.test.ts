@@ -40,6 +40,9 @@ const TEXTS = ["", "plain", "ünïcödé ✓", "emoji 🙂 pair", "x".repeat(70_
 const TIMES = [new Date("2026-03-04T07:15:36.947Z"), new Date(-86_400_000), new Date(0)];
 const INTEGERS = [0, -1, 2004, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
 const SHARED_DOC = { policies: ["a", "b"], nested: { "k:ey": 'v "q"' } };
+/** Policy objects that new lists share, as the engine's lists of granting policies do. */
+const POLICY_A = { policyType: "inline", policyName: "a", sids: ["Read"] };
+const POLICY_B = { policyType: "managed", policyArn: "arn:aws:iam::aws:policy/B", sids: [] };
 
 /** Rows whose values come in runs of random length (1–40), so that runs and packed groups mix. */
 function rows(count: number, seed: number): AnyReportRow[] {
@@ -55,8 +58,19 @@ function rows(count: number, seed: number): AnyReportRow[] {
         time: next() < 0.3 ? undefined : pick(TIMES),
         name: pick(TEXTS),
         count: pick(INTEGERS),
-        // The same text in a new object, the same object, and texts that differ.
-        doc: next() < 0.3 ? SHARED_DOC : next() < 0.5 ? { ...SHARED_DOC } : [`p-${i % 97}`],
+        // The same text in a new object, the same object, texts that differ, and new lists of
+        // shared objects (also one of equal text but its own object).
+        doc: pick([
+          SHARED_DOC,
+          { ...SHARED_DOC },
+          [`p-${i % 97}`],
+          [POLICY_A, POLICY_B],
+          [POLICY_B, POLICY_A],
+          [POLICY_A],
+          [POLICY_B],
+          [{ ...POLICY_A }, POLICY_B],
+          [],
+        ]),
       };
     }
     out.push({
