@@ -56,9 +56,11 @@ export const openCsvWriter: OpenRowWriter = (path, columns, options = {}) => {
     return { name: column.name, encode: encodeRepeats((value) => cell(text(value))) };
   });
   const header = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;
+  const [first, ...rest] = fields;
   return openTextRowWriter(path, header, (row) => {
-    let line = "";
-    for (const field of fields) line += `,${field.encode(row[field.name])}`;
-    return `${line.slice(1)}${RECORD_END}`;
+    // No leading comma to slice off: slicing a joined string copies it whole, once per row.
+    let line = first ? first.encode(row[first.name]) : "";
+    for (const field of rest) line += `,${field.encode(row[field.name])}`;
+    return `${line}${RECORD_END}`;
   });
 };
