@@ -65,7 +65,8 @@ export async function startWorkerChild(
   const heapLimit = options.maxOldSpaceMiB;
   const child: ChildProcess = fork(SCRIPT, {
     execArgv: [
-      "--conditions=@sightline/source",
+      // SIGHTLINE_BENCH_BUILT=1: the packages' built JavaScript (dist, as production runs it).
+      ...(process.env.SIGHTLINE_BENCH_BUILT === "1" ? [] : ["--conditions=@sightline/source"]),
       "--import",
       "tsx",
       ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
