@@ -5,7 +5,8 @@
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
-// else starts an embedded Postgres.
+// else starts an embedded Postgres. SIGHTLINE_BENCH_BUILT=1 runs the workers on the packages'
+// built JavaScript (build first), as production does; by default they run on the sources.
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";

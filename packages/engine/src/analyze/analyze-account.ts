@@ -188,9 +188,9 @@ function isModel(input: unknown): input is AccountModel {
 /**
  * The policy sets' grants are the principal-access rows before they are named: the large
  * account's 1.2 M of them held 100 MB through the rest of the analysis, their decision sets
- * 60 MB more (in and outside the heap). They are let go once a
- * pass over the principal-access rows has ended with no other pass under way (the reports read
- * them once, before the resource-access rows), and made again should another pass begin.
+ * 60 MB more (in and outside the heap). Both are let go once a pass over the principal-access
+ * rows has ended with no other pass under way (the reports read them once, before the
+ * resource-access rows), and made again should another pass begin.
  */
 class SummaryGrants {
   #passes = 0;

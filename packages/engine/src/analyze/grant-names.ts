@@ -227,11 +227,10 @@ export class GrantNames {
     return rep === member || this.signatureOf(rep) === this.signatureOf(member);
   }
 
-  /** The grant sources of a list, named as its policies are. */
   /**
-   * `joinSources(head, tail)`, one array per pair for the analysis: the rows that a resource
-   * policy and identity policies grant alike share it (the large account's 5 M resource rows
-   * name 0.3 M distinct lists), so a writer turns each into text once.
+   * `joinSources(head, tail)`, one array per pair of lists for the analysis: the members of a
+   * class share it on every level and resource their lists meet on (the large account's
+   * resource rows carried 1.9 M arrays, now 1.2 M).
    */
   join(head: readonly GrantSource[], tail: readonly GrantSource[]): readonly GrantSource[] {
     if (head.length === 0) return tail;
@@ -249,6 +248,7 @@ export class GrantNames {
     return list;
   }
 
+  /** The grant sources of a list, named as its policies are. */
   convert(list: GrantList): readonly GrantSource[] {
     if (list.policies.length === 0) return NONE;
     list.named ??= list.policies.map((g) => this.sourceOf(g.policy, g.statements));
