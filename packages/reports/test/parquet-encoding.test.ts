@@ -58,11 +58,13 @@ function rows(count: number, seed: number): AnyReportRow[] {
         time: next() < 0.3 ? undefined : pick(TIMES),
         name: pick(TEXTS),
         count: pick(INTEGERS),
-        // The same text in a new object, the same object, texts that differ, and new lists of
-        // shared objects (also one of equal text but its own object).
+        // The same text in a new object, the same object, records and texts that differ, and
+        // new lists of shared objects (also one of equal text but its own object).
         doc: pick([
           SHARED_DOC,
           { ...SHARED_DOC },
+          {},
+          { Confidentiality: `c-${i % 3}` },
           [`p-${i % 97}`],
           [POLICY_A, POLICY_B],
           [POLICY_B, POLICY_A],

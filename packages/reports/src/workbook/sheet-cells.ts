@@ -1,4 +1,5 @@
 import type { Style } from "exceljs";
+import { cellReader } from "../columns/cell-reader.ts";
 import type { AnyReportRow, CellValue, ColumnType, ReportColumn } from "../columns/column.ts";
 
 /** What a cell holds in the workbook; `null` leaves the cell out (blank). */
@@ -62,11 +63,14 @@ export function createRowCells(
 ): (row: AnyReportRow) => SheetCell[] {
   const last: (CellValue | undefined)[] = columns.map(() => undefined);
   const cells: SheetCell[] = columns.map(() => null);
+  const read = cellReader(columns);
+  const rowValues: (CellValue | undefined)[] = columns.map(() => undefined);
   return (row) => {
     const values: SheetCell[] = new Array(columns.length);
+    read(row, rowValues);
     for (let i = 0; i < columns.length; i++) {
       const column = columns[i] as ReportColumn;
-      const value = row[column.name];
+      const value = rowValues[i];
       if (value !== last[i]) {
         last[i] = value;
         cells[i] = sheetCell(column.type, value);

@@ -1,4 +1,6 @@
 import { stringify } from "csv-stringify/sync";
+import { cellReader } from "../columns/cell-reader.ts";
+import type { CellValue } from "../columns/column.ts";
 import { csvText, encodeRepeats, k9CsvText } from "./cell-text.ts";
 import type { OpenRowWriter } from "./row-writer.ts";
 import { openTextRowWriter } from "./text-row-writer.ts";
@@ -17,6 +19,8 @@ const CSV_OPTIONS = {
 /** k9's reports keep AWS values exact: IAM names and tags cannot hold a formula call. */
 const K9_OPTIONS = { ...CSV_OPTIONS, escape_formulas: false } as const;
 const RECORD_END = "\r\n";
+
+type Encoder = (value: CellValue | undefined) => string;
 
 /** Cells csv-stringify would write unchanged: nothing to quote, no formula start. */
 const PLAIN = /^(?![=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])[^",\r\n]*$/;
@@ -51,16 +55,18 @@ export const openCsvWriter: OpenRowWriter = (path, columns, options = {}) => {
   const k9 = options.csvDialect === "k9";
   const cell = createCsvCell(k9);
   const json = options.jsonTexts ?? JSON.stringify;
-  const fields = columns.map((column) => {
+  const encoders = columns.map((column) => {
     const text = k9 ? k9CsvText(column.name, json) : csvText(json);
-    return { name: column.name, encode: encodeRepeats((value) => cell(text(value))) };
+    return encodeRepeats((value) => cell(text(value)));
   });
   const header = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;
-  const [first, ...rest] = fields;
+  const read = cellReader(columns);
+  const cells: (CellValue | undefined)[] = columns.map(() => undefined);
   return openTextRowWriter(path, header, (row) => {
+    read(row, cells);
     // No leading comma to slice off: slicing a joined string copies it whole, once per row.
-    let line = first ? first.encode(row[first.name]) : "";
-    for (const field of rest) line += `,${field.encode(row[field.name])}`;
+    let line = encoders.length > 0 ? (encoders[0] as Encoder)(cells[0]) : "";
+    for (let i = 1; i < encoders.length; i++) line += `,${(encoders[i] as Encoder)(cells[i])}`;
     return `${line}${RECORD_END}`;
   });
 };

@@ -1,3 +1,5 @@
+import { cellReader } from "../columns/cell-reader.ts";
+import type { CellValue } from "../columns/column.ts";
 import { HashingFile } from "./hashing-file.ts";
 import { ByteBuffer } from "./parquet/byte-buffer.ts";
 import { columnChunkBuilder } from "./parquet/column-chunks.ts";
@@ -30,7 +32,8 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
   const encoder = new ParquetFileEncoder(columns, "@sightline/reports");
   const json = options.jsonTexts ?? JSON.stringify;
   const builders = columns.map((column) => columnChunkBuilder(column, rowGroupSize, json));
-  const names = columns.map((column) => column.name);
+  const read = cellReader(columns);
+  const cells: (CellValue | undefined)[] = columns.map(() => undefined);
   const out = new ByteBuffer(1 << 20);
   out.bytes(PARQUET_MAGIC);
   let buffered = 0;
@@ -48,8 +51,9 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
   };
   return {
     write(row) {
+      read(row, cells);
       for (let i = 0; i < builders.length; i++)
-        (builders[i] as (typeof builders)[number]).add(row[names[i] as string]);
+        (builders[i] as (typeof builders)[number]).add(cells[i]);
       buffered++;
       rows++;
       return buffered >= rowGroupSize ? writeRowGroup() : undefined;
