@@ -61,6 +61,7 @@ export {
   principalAccessReportRows,
 } from "./rows/principal-access-rows.ts";
 export { buildPrincipalRow, principalReportRows } from "./rows/principal-rows.ts";
+export { RecurringLookup } from "./rows/recurring-lookup.ts";
 export { createReportContext, nameFromArn, type ReportContext } from "./rows/report-context.ts";
 export type {
   AccessKeyCredential,

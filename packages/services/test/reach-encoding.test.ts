@@ -103,6 +103,23 @@ describe("a resource's reach as numbers", () => {
     });
   });
 
+  it("names each row's own list when lists take turns, more of them than it remembers", () => {
+    // A resource's classes of principals take turns, each with its list.
+    const lists = Array.from({ length: 11 }, (_, i): GrantSource[] =>
+      i % 2 ? [{ policyType: "inline", policyName: `p${i}` }, bucketPolicy] : [{ ...inline }],
+    );
+    const turns = Array.from({ length: 200 }, (_, i) =>
+      row({ grantedBy: lists[(i * 7) % (i < 100 ? 3 : 11)] as GrantSource[] }),
+    );
+    const numbering = new ReachNumbering();
+    const writer = new ReachWriter();
+    for (const r of turns) writer.add(numbering, r);
+    const entries = decodeReach(writer.bytes(), numbering.dictionary());
+    expect(entries.map((entry) => entry[5])).toEqual(
+      turns.map((r) => (r.grantedBy ?? []).map((s) => expect.stringContaining(s.policyName ?? ""))),
+    );
+  });
+
   it("numbers a principal, a capability and a list of policies once per analysis", () => {
     const numbering = new ReachNumbering();
     const first = new ReachWriter();

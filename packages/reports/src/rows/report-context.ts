@@ -1,4 +1,5 @@
 import { parseArn } from "@sightline/engine/arn";
+import { RecurringLookup } from "./recurring-lookup.ts";
 import type { PrincipalMetadata, ReportInput } from "./report-metadata.ts";
 import { findWellKnownTags, type WellKnownTag } from "./well-known-tags.ts";
 
@@ -48,6 +49,8 @@ export function createReportContext(input: ReportInput): ReportContext {
   const resources = new Map<string, TaggedThing>();
   // The rows come grouped by principal (principal access) or by resource (resource access): the
   // last answer is checked before the map, whose look-ups cost memory latency (~150 ns) per row.
+  // A resource's rows name its principals in runs that recur (`RecurringLookup`).
+  const principalOf = new RecurringLookup((arn) => principals.get(arn));
   let lastPrincipalArn: string | undefined;
   let lastPrincipal: TaggedThing | undefined;
   let lastResourceArn: string | undefined;
@@ -57,7 +60,7 @@ export function createReportContext(input: ReportInput): ReportContext {
     principal(arn) {
       if (arn !== lastPrincipalArn) {
         lastPrincipalArn = arn;
-        lastPrincipal = principals.get(arn);
+        lastPrincipal = principalOf.get(arn);
       }
       return lastPrincipal;
     },

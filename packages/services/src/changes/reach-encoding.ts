@@ -1,4 +1,5 @@
 import type { GrantSource, ResourceAccessSummary } from "@sightline/engine";
+import { RecurringLookup } from "@sightline/reports";
 import { grantName, grantNames } from "./grant-names.ts";
 import type { ReachEntry } from "./result-records.ts";
 
@@ -23,6 +24,10 @@ export interface ReachDictionary {
   grants: string[][];
 }
 
+const NO_SOURCES: readonly GrantSource[] = Object.freeze([]);
+/** Lists `ReachNumbering.grants` compares with first (a few: a resource has a few classes). */
+const RECENT_LISTS = 8;
+
 const FLAG_IN_ACCOUNT = 1;
 const FLAG_CONDITIONAL = 2;
 
@@ -44,17 +49,35 @@ export class ReachNumbering {
   readonly #pairs = new Map<number, number>();
   readonly #lists = new Map<string, number>();
   readonly #grantList: string[][] = [];
-  #lastList: readonly GrantSource[] | undefined;
-  #lastListId = 0;
+  /**
+   * The last lists met and their numbers, looked at before anything else: the engine hands one
+   * list to every member of a class on a resource, and a resource's classes take turns.
+   */
+  readonly #recentLists: (readonly GrantSource[] | undefined)[] = new Array(RECENT_LISTS);
+  readonly #recentIds = new Int32Array(RECENT_LISTS);
+  #nextRecent = 0;
   #lastCapability = "";
   #lastCapabilityId = -1;
 
+  /**
+   * A principal's number by its name, numbered with the type it first comes with: a resource's
+   * rows name principals in recurring runs. `#typeOfNext` is the type of the look-up under way.
+   */
+  readonly #principalNumbers = new RecurringLookup((principal) =>
+    this.#number(principal, principal, this.#typeOfNext),
+  );
+  #typeOfNext = "";
+
   principal(principal: string, type: string): number {
+    this.#typeOfNext = type;
+    const id = this.#principalNumbers.get(principal);
+    if (this.#principalList[id]?.[1] === type) return id;
     // A principal has one type; should two rows disagree, the pair is numbered on its own.
-    let id = this.#principals.get(principal);
-    if (id !== undefined && this.#principalList[id]?.[1] === type) return id;
-    const key = id === undefined ? principal : `${type}\u0000${principal}`;
-    id = this.#principals.get(key);
+    return this.#number(`${type}\u0000${principal}`, principal, type);
+  }
+
+  #number(key: string, principal: string, type: string): number {
+    let id = this.#principals.get(key);
     if (id === undefined) {
       id = this.#principalList.length;
       this.#principals.set(key, id);
@@ -102,9 +125,9 @@ export class ReachNumbering {
   }
 
   grants(sources: readonly GrantSource[] | undefined): number {
-    // The engine hands the same list to the members of a group one after another.
-    if (sources === this.#lastList) return this.#lastListId;
-    const list = sources ?? [];
+    const list = sources ?? NO_SOURCES;
+    for (let i = 0; i < RECENT_LISTS; i++)
+      if (this.#recentLists[i] === list) return this.#recentIds[i] as number;
     let id: number;
     if (list.length === 1) {
       const nameId = this.#nameId(list[0] as GrantSource);
@@ -121,8 +144,10 @@ export class ReachNumbering {
       const key = list.map((s) => this.#nameId(s)).join(",");
       id = this.#listOf(this.#lists, key, list);
     }
-    this.#lastList = sources;
-    this.#lastListId = id;
+    const slot = this.#nextRecent;
+    this.#recentLists[slot] = list;
+    this.#recentIds[slot] = id;
+    this.#nextRecent = (slot + 1) % RECENT_LISTS;
     return id;
   }
 

@@ -162,12 +162,14 @@ const timestampKey = (value: CellValue | undefined, column: ReportColumn) => {
  * resource's tags) by itself, a list of objects by the objects it holds. The rows of a large
  * account carry 5 M lists of granting policies, new arrays of a few shared policy objects, and
  * tags objects shared by every row of their principal or resource; turning each cell into text
- * cost 7 s. Cells of the same objects are one dictionary entry, whose text is made once; rows
- * are not changed while they are written. Other cells (lists of strings) key by their text.
- * (Two cells of equal text but different objects become two entries of the same text: valid.)
+ * cost 7 s. Cells of the same objects are one dictionary entry, made once per row group: a list
+ * of objects as its objects' texts, each made once. Rows are not changed while they are written.
+ * Other cells (lists of strings) key by their text. (Two cells of equal text but different
+ * objects become two entries of the same text: valid.)
  */
-function jsonKey(json: JsonTextOf) {
+function jsonCells(json: JsonTextOf) {
   const numbers = new WeakMap<object, number>();
+  const texts = new WeakMap<object, string>();
   let count = 0;
   const numberOf = (item: object) => {
     let n = numbers.get(item);
@@ -177,7 +179,15 @@ function jsonKey(json: JsonTextOf) {
     }
     return n;
   };
-  return (value: CellValue | undefined, column: ReportColumn): Key => {
+  const textOf = (item: object) => {
+    let text = texts.get(item);
+    if (text === undefined) {
+      text = json(item);
+      texts.set(item, text);
+    }
+    return text;
+  };
+  const keyOf = (value: CellValue | undefined, column: ReportColumn): Key => {
     if (typeof value !== "object" || value === null || value instanceof Date)
       throw cellError(column, value);
     // No JSON text starts with `@` or `#`.
@@ -190,6 +200,17 @@ function jsonKey(json: JsonTextOf) {
     }
     return key;
   };
+  /** `JSON.stringify` of the cell; a list of objects joins the texts of its objects. */
+  const entryOf = (value: CellValue): Key => {
+    if (!Array.isArray(value) || value.length === 0) return json(value as object);
+    let text = "[";
+    for (const item of value as readonly unknown[]) {
+      if (typeof item !== "object" || item === null) return json(value);
+      text += text.length === 1 ? textOf(item) : `,${textOf(item)}`;
+    }
+    return `${text}]`;
+  };
+  return { keyOf, entryOf };
 }
 
 const writeText = (out: ByteBuffer, key: Key) => out.lengthPrefixedUtf8(key as string);
@@ -207,10 +228,10 @@ export function columnChunkBuilder(
       return new BooleanChunk(column, capacity);
     case "string":
       return new DictionaryChunk(column, capacity, false, stringKey, writeText);
-    case "json":
-      return new DictionaryChunk(column, capacity, false, jsonKey(json), writeText, (value) =>
-        json(value as object),
-      );
+    case "json": {
+      const { keyOf, entryOf } = jsonCells(json);
+      return new DictionaryChunk(column, capacity, false, keyOf, writeText, entryOf);
+    }
     case "integer":
       return new DictionaryChunk(column, capacity, false, integerKey, writeInt64);
     case "timestamp":
