@@ -39,37 +39,53 @@ export async function recordFindings(
   observed: readonly ObservedFinding[],
 ): Promise<{ current: FindingRow[]; resolved: FindingRow[] }> {
   return db.transaction(async (tx) => {
-    const current: FindingRow[] = [];
-    for (let i = 0; i < observed.length; i += 500) {
-      const batch = observed.slice(i, i + 500);
-      const rows = await tx
-        .insert(findings)
-        .values(
-          batch.map((f) => ({
-            ...key,
-            ...f,
-            status: "active",
-            firstSeen: key.analysisTime,
-            lastSeen: key.analysisTime,
-            lastExecutionId: key.executionId,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [findings.customerId, findings.accountId, findings.findingId],
-          set: {
-            status: "active",
-            lastSeen: key.analysisTime,
-            resolvedAt: null,
-            lastExecutionId: key.executionId,
-            severity: sql`excluded.severity`,
-            detail: sql`excluded.detail`,
-            // A resolved finding that holds again starts over.
-            firstSeen: sql`case when ${findings.status} = 'resolved' then excluded.first_seen else ${findings.firstSeen} end`,
-          },
-        })
-        .returning();
-      current.push(...(rows as FindingRow[]));
+    // One JSON parameter per batch, made rows by Postgres: drizzle's insert builder took about
+    // 8 µs per value, 1.5 s for the largest account's 15,800 findings.
+    const time = key.analysisTime.toISOString();
+    for (let i = 0; i < observed.length; i += 2_000) {
+      const json = JSON.stringify(
+        observed.slice(i, i + 2_000).map((f) => ({
+          finding_id: f.findingId,
+          kind: f.kind,
+          subject: f.subject,
+          severity: f.severity,
+          detail: f.detail,
+        })),
+      );
+      await tx.execute(sql`
+        insert into ${findings} (customer_id, account_id, finding_id, kind, subject, severity,
+          status, first_seen, last_seen, resolved_at, last_execution_id, detail)
+        select ${key.customerId}, ${key.accountId}, r.finding_id, r.kind, r.subject, r.severity,
+          'active', ${time}::timestamptz, ${time}::timestamptz, null, ${key.executionId}, r.detail
+        from json_to_recordset(${json}::json) as r(finding_id text, kind text, subject text,
+          severity text, detail jsonb)
+        on conflict (customer_id, account_id, finding_id) do update set
+          status = 'active',
+          last_seen = excluded.last_seen,
+          resolved_at = null,
+          last_execution_id = excluded.last_execution_id,
+          severity = excluded.severity,
+          detail = excluded.detail,
+          -- A resolved finding that holds again starts over.
+          first_seen = case when ${findings}.status = 'resolved' then excluded.first_seen
+            else ${findings}.first_seen end`);
     }
+    // What this analysis observed, as stored now, in the order observed.
+    const order = new Map(observed.map((f, i) => [f.findingId, i]));
+    const current = (
+      (await tx
+        .select()
+        .from(findings)
+        .where(
+          and(
+            eq(findings.customerId, key.customerId),
+            eq(findings.accountId, key.accountId),
+            eq(findings.lastExecutionId, key.executionId),
+          ),
+        )) as FindingRow[]
+    )
+      .filter((row) => order.has(row.findingId))
+      .sort((a, b) => (order.get(a.findingId) as number) - (order.get(b.findingId) as number));
     const resolved = await tx
       .update(findings)
       .set({ status: "resolved", resolvedAt: key.analysisTime, lastExecutionId: key.executionId })

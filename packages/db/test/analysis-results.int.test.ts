@@ -7,10 +7,14 @@ import {
   getAnalysisResult,
   insertExecution,
   insertPrincipalResults,
+  insertResourceResults,
   latestAnalysisResult,
   previousAnalysisResult,
   principalResultPages,
   pruneAnalysisResults,
+  resourceResultPages,
+  type StoredPrincipalResult,
+  type StoredResourceResult,
 } from "../src/index.ts";
 
 const handle = createDb(inject("databaseUrl"));
@@ -89,6 +93,43 @@ describe("stored analysis results", () => {
     expect(pages).toBe(3);
     const bytes = [...arns].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
     expect(read).toEqual(bytes);
+  });
+
+  it("store every byte, text and JSON value of principals and resources as given", async () => {
+    const customerId = `C${randomInt(100_000, 1_000_000)}`;
+    const executionId = await analysis(customerId, "BYTES", 1);
+    // Every byte value, an empty value, and a large one; texts with quotes, backslashes, emoji.
+    const every = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const bytes = [every, Buffer.alloc(0), Buffer.alloc(300_000, 0xfe), Buffer.from([0, 0, 0])];
+    const texts = ['with "quotes"', "back\\slash", "emoji \u{1F600}", "tab\tnew\nline", "ä/ö"];
+    const principals: StoredPrincipalResult[] = bytes.map((data, i) => ({
+      principalArn: `arn:aws:iam::123456789012:role/${texts[i % texts.length]}-${i}`,
+      principalName: texts[(i + 1) % texts.length] as string,
+      principalType: i % 2 ? "IAMUser" : "IAMRole",
+      iamAdmin: i === 0 ? "yes" : "no",
+      data,
+      details: { lastUsed: i === 1 ? null : "2026-01-02T03:04:05.000Z", keys: [texts[i]], n: i },
+    }));
+    const resources: StoredResourceResult[] = bytes.map((data, i) => ({
+      resourceArn: `arn:aws:s3:::${texts[i % texts.length]}-${i}`,
+      resourceType: "S3Bucket",
+      resourceName: texts[(i + 2) % texts.length] as string,
+      confidentiality: i === 2 ? "" : "High",
+      data,
+      outside: bytes[(i + 1) % bytes.length] as Buffer,
+    }));
+    await insertPrincipalResults(handle.db, executionId, principals);
+    await insertResourceResults(handle.db, executionId, resources);
+    const readPrincipals: StoredPrincipalResult[] = [];
+    for await (const page of principalResultPages(handle.db, executionId))
+      readPrincipals.push(...page);
+    const readResources: StoredResourceResult[] = [];
+    for await (const page of resourceResultPages(handle.db, executionId))
+      readResources.push(...page);
+    const byArn = <T>(rows: T[], arn: (row: T) => string) =>
+      [...rows].sort((a, b) => Buffer.compare(Buffer.from(arn(a)), Buffer.from(arn(b))));
+    expect(readPrincipals).toEqual(byArn(principals, (p) => p.principalArn));
+    expect(readResources).toEqual(byArn(resources, (r) => r.resourceArn));
   });
 
   it("compare with the newest succeeded analysis, and keep each account's newest two succeeded", async () => {

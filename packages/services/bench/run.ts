@@ -15,6 +15,7 @@ import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
+import { speedReference } from "./machine-load.ts";
 import {
   fleetTable,
   phaseTable,
@@ -89,6 +90,10 @@ if (heapLimit) console.log(`workers run with --max-old-space-size=${heapLimit}`)
 if (growing) console.log(`workers run with --heap-growing-percent=${growing}`);
 if (nodeFlags.length > 0) console.log(`workers run with ${nodeFlags.join(" ")}`);
 console.log(`report formats: ${formats.join(", ")}; latest and hive copies on`);
+const speedAtStart = speedReference();
+console.log(
+  `speed reference: ${speedAtStart.toFixed(2)} s of CPU for a fixed piece of JavaScript (compare CPU figures across machines by its ratio)`,
+);
 const singles: SingleAccountResult[] = [];
 const outputs: string[] = [];
 const fleets: FleetResult[] = [];
@@ -137,7 +142,9 @@ try {
   await env.close();
 }
 
-console.log(`\nload at the end ${loadNow()}\n`);
+console.log(
+  `\nload at the end ${loadNow()}; speed reference ${speedAtStart.toFixed(2)} s at the start, ${speedReference().toFixed(2)} s at the end\n`,
+);
 if (singles.length > 0) {
   console.log(`### Trigger → manifest, one account\n\n${singleAccountTable(singles)}\n`);
   console.log(`### Rows per report, bytes per format\n\n${rowsTable(singles)}\n`);
