@@ -38,11 +38,21 @@ class DictionaryChunk implements ColumnChunkBuilder {
   readonly #indexes: Int32Array;
   readonly #defined: Uint8Array | undefined;
   readonly #positions = new Map<Key, number>();
+  readonly #keys: Key[] = [];
   readonly #entries: Key[] = [];
+  /**
+   * Per entry, the entry the column changed to after it the last time. A column's values come
+   * back in the same order (a resource's principals on each of its capabilities, on resources
+   * that share them): the entry expected next is checked before the map, whose look-ups cost a
+   * wait on memory.
+   */
+  readonly #following: Int32Array;
   #rows = 0;
   #values = 0;
   #lastCell: CellValue | undefined | typeof NOTHING = NOTHING;
   #lastIndex = NULL_INDEX;
+  /** The entry of the last cell that was not null. */
+  #lastEntry = NULL_INDEX;
 
   constructor(
     readonly column: ReportColumn,
@@ -53,6 +63,7 @@ class DictionaryChunk implements ColumnChunkBuilder {
     private readonly entryOf?: (value: CellValue) => Key,
   ) {
     this.#indexes = new Int32Array(capacity);
+    this.#following = new Int32Array(capacity);
     this.#defined = nullable ? new Uint8Array(capacity) : undefined;
   }
 
@@ -64,18 +75,30 @@ class DictionaryChunk implements ColumnChunkBuilder {
       this.#lastCell = value;
       if (key === undefined) this.#lastIndex = NULL_INDEX;
       else {
-        let index = this.#positions.get(key);
-        if (index === undefined) {
-          index = this.#entries.length;
-          this.#entries.push(this.entryOf ? this.entryOf(value as CellValue) : key);
-          this.#positions.set(key, index);
+        const last = this.#lastEntry;
+        const expected = last === NULL_INDEX ? NULL_INDEX : (this.#following[last] as number);
+        let index: number;
+        if (expected !== NULL_INDEX && this.#keys[expected] === key) index = expected;
+        else {
+          index = this.#positions.get(key) ?? this.#newEntry(key, value as CellValue);
+          if (last !== NULL_INDEX) this.#following[last] = index;
         }
+        this.#lastEntry = index;
         this.#lastIndex = index;
       }
     }
     if (this.#lastIndex === NULL_INDEX) return; // null: definition level 0, no value
     if (this.#defined) this.#defined[row] = 1;
     this.#indexes[this.#values++] = this.#lastIndex;
+  }
+
+  #newEntry(key: Key, value: CellValue): number {
+    const index = this.#entries.length;
+    this.#keys.push(key);
+    this.#entries.push(this.entryOf ? this.entryOf(value) : key);
+    this.#positions.set(key, index);
+    this.#following[index] = NULL_INDEX;
+    return index;
   }
 
   dictionary(out: ByteBuffer): number {
@@ -99,9 +122,11 @@ class DictionaryChunk implements ColumnChunkBuilder {
     this.#rows = 0;
     this.#values = 0;
     this.#positions.clear();
+    this.#keys.length = 0;
     this.#entries.length = 0;
     this.#lastCell = NOTHING;
     this.#lastIndex = NULL_INDEX;
+    this.#lastEntry = NULL_INDEX;
     this.#defined?.fill(0);
   }
 }
