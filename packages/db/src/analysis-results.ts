@@ -56,62 +56,6 @@ export async function beginAnalysisResult(
   });
 }
 
-/*
- * Results are inserted as one JSON parameter that Postgres turns into rows
- * (`json_to_recordset`), bytes as base64: drizzle's insert builder took about 8 µs per value,
- * 2 s of the largest account's analysis for its 10,000 principals and 4,400 resources.
- */
-
-export async function insertPrincipalResults(
-  db: Executor,
-  executionId: string,
-  rows: readonly StoredPrincipalResult[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
-    rows.map((row) => ({
-      principal_arn: row.principalArn,
-      principal_name: row.principalName,
-      principal_type: row.principalType,
-      iam_admin: row.iamAdmin,
-      data: row.data.toString("base64"),
-      details: row.details,
-    })),
-  );
-  await db.execute(sql`
-    insert into ${analysisPrincipals}
-      (execution_id, principal_arn, principal_name, principal_type, iam_admin, data, details)
-    select ${executionId}, r.principal_arn, r.principal_name, r.principal_type, r.iam_admin,
-      decode(r.data, 'base64'), r.details
-    from json_to_recordset(${json}::json) as r(principal_arn text, principal_name text,
-      principal_type text, iam_admin text, data text, details jsonb)`);
-}
-
-export async function insertResourceResults(
-  db: Executor,
-  executionId: string,
-  rows: readonly StoredResourceResult[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
-    rows.map((row) => ({
-      resource_arn: row.resourceArn,
-      resource_type: row.resourceType,
-      resource_name: row.resourceName,
-      confidentiality: row.confidentiality,
-      data: row.data.toString("base64"),
-      outside: row.outside.toString("base64"),
-    })),
-  );
-  await db.execute(sql`
-    insert into ${analysisResources}
-      (execution_id, resource_arn, resource_type, resource_name, confidentiality, data, outside)
-    select ${executionId}, r.resource_arn, r.resource_type, r.resource_name, r.confidentiality,
-      decode(r.data, 'base64'), decode(r.outside, 'base64')
-    from json_to_recordset(${json}::json) as r(resource_arn text, resource_type text,
-      resource_name text, confidentiality text, data text, outside text)`);
-}
-
 /** Records the counts and the reach dictionary once every principal and resource is stored. */
 export async function finishAnalysisResult(
   db: Executor,

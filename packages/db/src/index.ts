@@ -3,6 +3,7 @@ export * from "./account-context.ts";
 export * from "./account-snapshots.ts";
 export * from "./alert-deliveries.ts";
 export * from "./alert-destinations.ts";
+export * from "./analysis-result-inserts.ts";
 export * from "./analysis-results.ts";
 export * from "./api-keys.ts";
 export {

@@ -4,6 +4,7 @@ import {
   beginAnalysisResult,
   createDb,
   finishExecution,
+  getAnalysisPrincipal,
   getAnalysisResult,
   insertExecution,
   insertPrincipalResults,
@@ -129,6 +130,16 @@ describe("stored analysis results", () => {
     const byArn = <T>(rows: T[], arn: (row: T) => string) =>
       [...rows].sort((a, b) => Buffer.compare(Buffer.from(arn(a)), Buffer.from(arn(b))));
     expect(readPrincipals).toEqual(byArn(principals, (p) => p.principalArn));
+    // Text that is not well-formed Unicode is stored with U+FFFD in place, as a parameter is.
+    await insertPrincipalResults(handle.db, executionId, [
+      {
+        ...(principals[0] as StoredPrincipalResult),
+        principalArn: "arn:z",
+        principalName: "half \ud83d",
+      },
+    ]);
+    const half = await getAnalysisPrincipal(handle.db, executionId, "arn:z");
+    expect(half?.principalName).toBe("half \ufffd");
     expect(readResources).toEqual(byArn(resources, (r) => r.resourceArn));
   });
 
