@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { column } from "../src/columns/column.ts";
 import { type AnyReportRow, openParquetWriter, type ReportColumn } from "../src/index.ts";
 import { readParquet } from "./read-parquet.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 /**
  * Sightline's own Parquet encoder, read back by two readers written apart from it: hyparquet
@@ -24,18 +25,6 @@ const COLUMNS = [
   column("unique_name", "string"),
 ] as const satisfies readonly ReportColumn[];
 
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TEXTS = ["", "plain", "ünïcödé ✓", "emoji 🙂 pair", "x".repeat(70_000), "tab\tand\nline"];
 const TIMES = [new Date("2026-03-04T07:15:36.947Z"), new Date(-86_400_000), new Date(0)];
 const INTEGERS = [0, -1, 2004, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
@@ -46,7 +35,7 @@ const POLICY_B = { policyType: "managed", policyArn: "arn:aws:iam::aws:policy/B"
 
 /** Rows whose values come in runs of random length (1–40), so that runs and packed groups mix. */
 function rows(count: number, seed: number): AnyReportRow[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
   const out: AnyReportRow[] = [];
   let run = 0;

@@ -1,22 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { RecurringLookup } from "../src/index.ts";
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "./seeded-random.ts";
 
 describe("RecurringLookup", () => {
   it("answers as its find does, asking it once per key, in runs that recur, break and repeat", () => {
     for (const seed of [1, 2, 3, 4, 5]) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const keys = Array.from({ length: 300 }, (_, i) => `arn:aws:iam::111122223333:role/r${i}`);
       const asked = new Map<string, number>();
       const lookup = new RecurringLookup((key) => {
