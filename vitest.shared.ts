@@ -7,3 +7,12 @@
 const conditions = ["@sightline/source", "node", "development|production"];
 
 export const fromSources = { resolve: { conditions }, ssr: { resolve: { conditions } } };
+
+/**
+ * The longest a test and a hook may take where a package sets nothing longer. Vitest's defaults
+ * (5 s and 10 s) are too short on a loaded machine: CI runs every package's tests at once on two
+ * cores, and a fake that makes its TLS key at start once took more than 5 s there. Tests wait on
+ * conditions, never on time, so a long limit costs nothing when they pass; speed is measured by
+ * `pnpm bench`.
+ */
+export const loadedMachineTimeouts = { testTimeout: 60_000, hookTimeout: 120_000 };

@@ -1,4 +1,7 @@
 import { defineConfig } from "vitest/config";
-import { fromSources } from "../../vitest.shared.ts";
+import { fromSources, loadedMachineTimeouts } from "../../vitest.shared.ts";
 
-export default defineConfig({ ...fromSources, test: { include: ["test/**/*.test.ts"] } });
+export default defineConfig({
+  ...fromSources,
+  test: { include: ["test/**/*.test.ts"], ...loadedMachineTimeouts },
+});

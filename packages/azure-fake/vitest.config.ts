@@ -1,4 +1,4 @@
 import { defineConfig } from "vitest/config";
-import { fromSources } from "../../vitest.shared.ts";
+import { fromSources, loadedMachineTimeouts } from "../../vitest.shared.ts";
 
-export default defineConfig({ ...fromSources, test: {} });
+export default defineConfig({ ...fromSources, test: { ...loadedMachineTimeouts } });

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { fromSources } from "../../vitest.shared.ts";
+import { fromSources, loadedMachineTimeouts } from "../../vitest.shared.ts";
 
 // Property and agreement tests run thousands of evaluations; CI machines are shared.
-export default defineConfig({ ...fromSources, test: { testTimeout: 60_000 } });
+export default defineConfig({ ...fromSources, test: { ...loadedMachineTimeouts } });
