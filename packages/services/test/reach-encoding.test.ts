@@ -1,3 +1,4 @@
+import { inflateRawSync } from "node:zlib";
 import type { GrantSource, ResourceAccessSummary } from "@sightline/engine";
 import { describe, expect, it } from "vitest";
 import { compareResources } from "../src/changes/compare-results.ts";
@@ -7,6 +8,7 @@ import {
   decodeResource,
   encodeReachDictionary,
   encodeResource,
+  reachDictionaryJson,
   storedResource,
 } from "../src/changes/result-records.ts";
 
@@ -152,7 +154,7 @@ describe("a resource's reach as numbers", () => {
       writer.bytes(),
       JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
     );
-    const dictionary = decodeReachDictionary(encodeReachDictionary(numbering.dictionary()));
+    const dictionary = decodeReachDictionary(await encodeReachDictionary(numbering.dictionary()));
     const record = await decodeResource(stored, async () => dictionary);
     expect(record.service).toBe("S3");
     expect(record.tags).toEqual({ Confidentiality: "secret" });
@@ -160,6 +162,28 @@ describe("a resource's reach as numbers", () => {
     // Sorted for the comparison: by principal, type, capability.
     const keys = record.reach.map((e) => `${e[0]}\u0000${e[1]}\u0000${e[2]}`);
     expect(keys).toEqual([...keys].sort());
+  });
+
+  it("stores a dictionary of many grant lists as the deflated JSON of the whole, made in pieces", async () => {
+    const odd = ['quote " and \\ backslash', "line\nbreak", "\u2028", "é ☃ 😀", "lone \ud800"];
+    const grants = Array.from({ length: 4_321 }, (_, i) =>
+      i === 0
+        ? []
+        : Array.from({ length: 1 + (i % 4) }, (_, j) => `${odd[(i + j) % odd.length]} ${i}`),
+    );
+    const dictionary = {
+      principals: [["arn:aws:iam::111122223333:role/a", "IAMRole"]] as [string, string][],
+      capabilities: ["read-data", "write-data"],
+      grants,
+    };
+    const pieces = [...reachDictionaryJson(dictionary)];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join("")).toBe(JSON.stringify(dictionary));
+    const stored = await encodeReachDictionary(dictionary);
+    expect(inflateRawSync(stored).toString("utf8")).toBe(JSON.stringify(dictionary));
+    expect(decodeReachDictionary(stored).grants[4_320]).toEqual(grants[4_320]);
+    const empty = { principals: [], capabilities: [], grants: [] };
+    expect(decodeReachDictionary(await encodeReachDictionary(empty))).toEqual(empty);
   });
 
   it("refuses bytes that name numbers the dictionary does not hold", () => {

@@ -94,7 +94,7 @@ export async function storeAnalysisResults(
   const counts = { principals: records.principals.length, resources: records.resources.length };
   await finishAnalysisResult(db, executionId, {
     ...counts,
-    reachDictionary: encodeReachDictionary(records.reachDictionary),
+    reachDictionary: await encodeReachDictionary(records.reachDictionary),
   });
   return counts;
 }
