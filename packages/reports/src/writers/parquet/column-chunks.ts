@@ -31,7 +31,7 @@ const NULL_INDEX = -1;
 /**
  * Dictionary encoding: `keyOf` turns a cell into the dictionary's key (its text, or its number),
  * `undefined` for a null cell (allowed in nullable columns only); the dictionary holds `entryOf`
- * the cell (the key itself when omitted), which `writeEntry` writes PLAIN.
+ * the cell (the key itself when omitted), which `writeEntry` writes PLAIN as the entry is made.
  */
 class DictionaryChunk implements ColumnChunkBuilder {
   readonly dictionaryEncoded = true;
@@ -39,7 +39,12 @@ class DictionaryChunk implements ColumnChunkBuilder {
   readonly #defined: Uint8Array | undefined;
   readonly #positions = new Map<Key, number>();
   readonly #keys: Key[] = [];
-  readonly #entries: Key[] = [];
+  /**
+   * The dictionary page's values, written as each entry is made: entries kept as strings until
+   * the page lived through a row group's collections and were copied out of the young
+   * generation (80 MiB of the large account's text), to die in the old one.
+   */
+  readonly #dictionary = new ByteBuffer(1 << 12);
   /**
    * Per entry, the entry the column changed to after it the last time. A column's values come
    * back in the same order (a resource's principals on each of its capabilities, on resources
@@ -93,17 +98,17 @@ class DictionaryChunk implements ColumnChunkBuilder {
   }
 
   #newEntry(key: Key, value: CellValue): number {
-    const index = this.#entries.length;
+    const index = this.#keys.length;
     this.#keys.push(key);
-    this.#entries.push(this.entryOf ? this.entryOf(value) : key);
+    this.writeEntry(this.#dictionary, this.entryOf ? this.entryOf(value) : key);
     this.#positions.set(key, index);
     this.#following[index] = NULL_INDEX;
     return index;
   }
 
   dictionary(out: ByteBuffer): number {
-    for (const entry of this.#entries) this.writeEntry(out, entry);
-    return this.#entries.length;
+    out.bytes(this.#dictionary.view());
+    return this.#keys.length;
   }
 
   data(out: ByteBuffer): void {
@@ -113,7 +118,7 @@ class DictionaryChunk implements ColumnChunkBuilder {
       out.u32(levels.length);
       out.bytes(levels.view());
     }
-    const width = bitWidthOf(this.#entries.length - 1);
+    const width = bitWidthOf(this.#keys.length - 1);
     out.u8(width);
     writeRleHybrid(out, this.#indexes, this.#values, width);
   }
@@ -123,7 +128,7 @@ class DictionaryChunk implements ColumnChunkBuilder {
     this.#values = 0;
     this.#positions.clear();
     this.#keys.length = 0;
-    this.#entries.length = 0;
+    this.#dictionary.clear();
     this.#lastCell = NOTHING;
     this.#lastIndex = NULL_INDEX;
     this.#lastEntry = NULL_INDEX;
