@@ -54,6 +54,15 @@ describe("the store's records, built while the reports read the rows", () => {
     expect(storedOf(recorder)).toEqual(alone);
   });
 
+  it("lets go of the analysis and its records once released, and says so when asked again", () => {
+    const recorder = new ResultsRecorder(input());
+    const { principals } = recorder.records();
+    expect(principals.length).toBeGreaterThan(0);
+    recorder.release();
+    expect(() => recorder.input).toThrow(/released after its results were stored/);
+    expect(() => recorder.records()).toThrow(/released/);
+  });
+
   it("never gives a principal the rows of one the analysis does not list", () => {
     const principal = (name: string) => ({
       principalArn: `arn:aws:iam::${ACCOUNT}:user/${name}`,

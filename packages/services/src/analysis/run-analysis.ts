@@ -1,5 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+import type { CollectedAccount } from "@sightline/aws";
 import {
   type AccountContext,
   assignReportMinute,
@@ -133,24 +134,47 @@ async function analyseAndWrite(
     const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
     return { reports: [...reports, ...changes.reports], warnings, changes };
   }
-  const model = createAccountModel(collected.snapshot);
-  const analysis = analyzeAccount(model, { accounts: [execution.accountId] });
-  const results = new ResultsRecorder(awsResultsInput(analysis, collected));
-  const { reports, workbook } = await writeAccountReports({
-    model,
-    analysis: results.observed(),
-    metadata: collected.metadata,
+  const written = await writeAwsReports(collected, execution.accountId, {
     ...output,
     workbook: settings.workbook === true,
   });
-  const changes = await compare(results);
-  const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
+  const { reports, workbook } = written;
+  const changes = await compare(written.results);
+  const warnings = [...written.warnings, ...changes.warnings];
   return {
     reports: [...reports, ...changes.reports],
     warnings,
     changes,
     ...(workbook ? { workbook } : {}),
   };
+}
+
+/**
+ * An AWS account's model and analysis, and its reports written. The model and the analysis are
+ * this function's alone: once the results recorder lets go of them (their results stored), the
+ * comparison with the previous analysis runs without them.
+ */
+async function writeAwsReports(
+  collected: CollectedAccount,
+  accountId: string,
+  output: { analysisTime: Date; dir: string; formats: ReportFormat[]; workbook: boolean },
+): Promise<{
+  reports: WrittenReport[];
+  workbook?: WrittenWorkbookFile;
+  results: ResultsRecorder;
+  warnings: ExecutionWarning[];
+}> {
+  const model = createAccountModel(collected.snapshot);
+  const analysis = analyzeAccount(model, { accounts: [accountId] });
+  const results = new ResultsRecorder(awsResultsInput(analysis, collected));
+  const { reports, workbook } = await writeAccountReports({
+    model,
+    analysis: results.observed(),
+    metadata: collected.metadata,
+    ...output,
+  });
+  const warnings = warningsOf(collected.warnings, analysis.issues);
+  return { reports, ...(workbook ? { workbook } : {}), results, warnings };
 }
 
 /**

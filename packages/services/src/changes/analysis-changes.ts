@@ -61,7 +61,7 @@ export async function storeAnalysisResults(
   execution: ExecutionKey,
   recorder: ResultsRecorder,
   collector?: FindingCollector,
-): Promise<{ principals: number; resources: number }> {
+): Promise<{ principals: number; resources: number; reachDictionary: ReachDictionary }> {
   const { executionId } = execution;
   const records = recorder.records();
   await beginAnalysisResult(db, {
@@ -96,7 +96,7 @@ export async function storeAnalysisResults(
     ...counts,
     reachDictionary: await encodeReachDictionary(records.reachDictionary),
   });
-  return counts;
+  return { ...counts, reachDictionary: records.reachDictionary };
 }
 
 /** An execution's stored principals in ARN order, a page at a time, decoded only when needed. */
@@ -105,9 +105,13 @@ export async function* principalsOf(db: Executor, executionId: string) {
     for (const stored of page) yield storedPrincipal(stored);
 }
 
-/** Resources as `principalsOf`, in small pages: one may hold 10,000 principals' access. */
-export async function* resourcesOf(db: Executor, executionId: string) {
-  let dictionary: Promise<ReachDictionary> | undefined;
+/**
+ * Resources as `principalsOf`, in small pages: one may hold 10,000 principals' access. Their
+ * reach dictionary is read from the store when first needed, unless `known` (the analysis just
+ * stored: its 60 MB of JSON on the large account are not read back).
+ */
+export async function* resourcesOf(db: Executor, executionId: string, known?: ReachDictionary) {
+  let dictionary: Promise<ReachDictionary> | undefined = known && Promise.resolve(known);
   const dictionaryOf = () => {
     dictionary ??= analysisReachDictionary(db, executionId).then((stored) => {
       if (!stored) throw new Error(`The results of ${executionId} have no reach dictionary.`);
@@ -160,10 +164,11 @@ export interface AnalysisChanges {
 export async function recordAnalysisChanges(input: {
   db: Executor;
   execution: ExecutionKey;
+  /** This analysis's results: released once stored (the reports must be written by then). */
   results: ResultsRecorder;
   /**
-   * A stored snapshot (the previous execution's) analysed by this engine. It runs while this
-   * analysis is still in memory: an upgrade day holds two analyses at once.
+   * A stored snapshot (the previous execution's) analysed by this engine. It runs once this
+   * analysis's results are stored and released.
    */
   reanalyse: (snapshot: Buffer) => Promise<AnalysisForResults>;
   settings?: ReviewSettings;
@@ -173,14 +178,18 @@ export async function recordAnalysisChanges(input: {
   const { db, execution } = input;
   const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
   const collector = new FindingCollector(execution, execution.analysisTime, settings);
-  await storeAnalysisResults(db, execution, input.results, collector);
+  const stored = await storeAnalysisResults(db, execution, input.results, collector);
+  input.results.release();
+  const { reachDictionary } = stored;
   const warnings: ExecutionWarning[] = [];
   let previous = await previousAnalysisResult(db, execution);
   if (previous && previous.resultsVersion !== currentResultsVersion()) {
     const snapshot = await getSnapshotOfExecution(db, previous.executionId);
     if (snapshot) {
       const again = await input.reanalyse(snapshot.data);
-      await storeAnalysisResults(db, previous, new ResultsRecorder(again));
+      const recorder = new ResultsRecorder(again);
+      await storeAnalysisResults(db, previous, recorder);
+      recorder.release();
       // Its own comparison stays what it was when it was delivered.
       if (previous.changes !== null && previous.findings !== null)
         await recordComparison(db, previous.executionId, {
@@ -221,7 +230,7 @@ export async function recordAnalysisChanges(input: {
       compareResources(
         context,
         resourcesOf(db, previous.executionId),
-        resourcesOf(db, execution.executionId),
+        resourcesOf(db, execution.executionId, reachDictionary),
       ),
     ];
     for (const stream of streams)

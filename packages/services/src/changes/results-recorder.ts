@@ -35,12 +35,30 @@ interface RecordedResourceList {
  * and again for the store. What no report read to its end is read by `records`.
  */
 export class ResultsRecorder {
-  readonly input: AnalysisForResults;
+  #input: AnalysisForResults | undefined;
   #principals: RecordedPrincipal[] | undefined;
   #resources: RecordedResourceList | undefined;
 
   constructor(input: AnalysisForResults) {
-    this.input = input;
+    this.#input = input;
+  }
+
+  /** What it records (until `release`). */
+  get input(): AnalysisForResults {
+    if (!this.#input)
+      throw new Error("The results recorder was released after its results were stored.");
+    return this.#input;
+  }
+
+  /**
+   * Lets go of the analysis and the records once they are stored: the comparison that follows
+   * reads both analyses back from the store, and the large account's model, analysis and
+   * records (about 200 MiB) would otherwise be held through it.
+   */
+  release(): void {
+    this.#input = undefined;
+    this.#principals = undefined;
+    this.#resources = undefined;
   }
 
   /** The analysis, whose access rows are recorded the first time each kind is read whole. */
