@@ -13,7 +13,7 @@ import {
 } from "../src/changes/analysis-changes.ts";
 import { comparePrincipals, compareResources } from "../src/changes/compare-results.ts";
 import { type AnalysisForResults, ResultsRecorder } from "../src/changes/results-recorder.ts";
-import type { SyntheticSize } from "./synthetic-model.ts";
+import { changeOnePercentOf, type SyntheticSize } from "./synthetic-model.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -49,42 +49,13 @@ export interface ChangesResult {
   whoCanHolders: number;
 }
 
-/**
- * 1% of the principals changed as an administrator would: half gain an inline policy that
- * grants S3 on everything, half lose their attached managed policies.
- */
+/** `snapshot` with 1% of its principals changed (`changeOnePercentOf`). */
 function changeOnePercent(snapshot: AccountSnapshot): {
   snapshot: AccountSnapshot;
   changed: number;
 } {
-  const copy = structuredClone(snapshot) as AccountSnapshot & {
-    authorizationDetails: {
-      UserDetailList: { UserPolicyList?: unknown[] }[];
-      RoleDetailList: { AttachedManagedPolicies?: unknown[] }[];
-    };
-  };
-  const users = copy.authorizationDetails.UserDetailList;
-  const roles = copy.authorizationDetails.RoleDetailList;
-  const count = Math.round((users.length + roles.length) / 100);
-  let changed = 0;
-  for (let i = 0; i < count / 2 && i < users.length; i++, changed++) {
-    const user = users[(i * 97) % users.length] as { UserPolicyList?: unknown[] };
-    user.UserPolicyList = [
-      ...(user.UserPolicyList ?? []),
-      {
-        PolicyName: "bench-s3-everything",
-        PolicyDocument: {
-          Version: "2012-10-17",
-          Statement: [{ Effect: "Allow", Action: "s3:*", Resource: "*" }],
-        },
-      },
-    ];
-  }
-  for (let i = 0; changed < count && i < roles.length; i++, changed++)
-    (
-      roles[(i * 89) % roles.length] as { AttachedManagedPolicies?: unknown[] }
-    ).AttachedManagedPolicies = [];
-  return { snapshot: copy, changed };
+  const copy = structuredClone(snapshot);
+  return { snapshot: copy, changed: changeOnePercentOf(copy.authorizationDetails) };
 }
 
 const input = (snapshot: AccountSnapshot): AnalysisForResults => ({

@@ -1,5 +1,5 @@
 // Benchmark: pnpm --filter @sightline/services bench
-//   [-- medium large writers changes fleet | workbook upload]
+//   [-- medium large writers changes fleet | workbook upload daily]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
@@ -24,16 +24,30 @@ import {
   uploadTable,
   writersTable,
 } from "./report-table.ts";
-import { runSingleAccount, type SingleAccountResult } from "./single-account-case.ts";
+import {
+  runSingleAccount,
+  type SingleAccountResult,
+  secondDayTable,
+} from "./single-account-case.ts";
 import { SYNTHETIC_SIZES, type SyntheticSize } from "./synthetic-model.ts";
 import { runUpload } from "./upload-case.ts";
 import { runWriters } from "./writers-case.ts";
 
-const CASES = ["medium", "large", "workbook", "writers", "changes", "fleet", "upload"] as const;
+const CASES = [
+  "medium",
+  "large",
+  "workbook",
+  "writers",
+  "changes",
+  "fleet",
+  "upload",
+  "daily",
+] as const;
 type CaseName = (typeof CASES)[number];
 /**
- * `upload` is an experiment behind a finding (README), and `workbook` (the large account with
- * k9's workbook too, compared with `large`) a long one: run only when named.
+ * `upload` is an experiment behind a finding (README), `workbook` (the large account with k9's
+ * workbook too, compared with `large`) and `daily` (the large account analysed again after 1% of
+ * its principals changed, as the daily run compares) long ones: run only when named.
  */
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
 
@@ -105,6 +119,15 @@ try {
       const { result } = await runSingleAccount(env, size, { workbook: name === "workbook" });
       singles.push(result);
       log(`${name}: trigger → manifest ${(result.timing.totalMs / 1000).toFixed(1)} s`);
+    } else if (name === "daily") {
+      const { secondDay } = await runSingleAccount(env, "large", { secondDay: true });
+      if (!secondDay) throw new Error("daily: the second analysis gave no figures");
+      outputs.push(
+        `### The large account's second day: 1% of its principals changed\n\n${secondDayTable(secondDay)}`,
+      );
+      log(
+        `daily: ${secondDay.changes} changes, day two in ${(secondDay.totalMs / 1000).toFixed(1)} s`,
+      );
     } else if (name === "writers") {
       const source = singles.at(-1);
       if (!source)

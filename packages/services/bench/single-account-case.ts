@@ -12,11 +12,12 @@ import {
 import { type ExecutionPhases, phasesOf } from "./phases.ts";
 import {
   ACCOUNT_ID,
+  changeOnePercentOf,
   principalsOf,
   type SyntheticSize,
   syntheticAccountModel,
 } from "./synthetic-model.ts";
-import { startWorkerChild } from "./worker-child.ts";
+import { startWorkerChild, type WorkerChild } from "./worker-child.ts";
 
 export interface SingleAccountResult {
   size: SyntheticSize;
@@ -47,9 +48,10 @@ export interface SingleAccountResult {
 export async function runSingleAccount(
   env: BenchEnvironment,
   size: SyntheticSize,
-  options: { workbook?: boolean } = {},
-): Promise<{ result: SingleAccountResult; execution: Execution }> {
-  const fake = await startFakeAws(syntheticAccountModel(size), { storeBodies: MANIFESTS_ONLY });
+  options: { workbook?: boolean; secondDay?: boolean } = {},
+): Promise<{ result: SingleAccountResult; execution: Execution; secondDay?: SecondDay }> {
+  const model = syntheticAccountModel(size);
+  const fake = await startFakeAws(model, { storeBodies: MANIFESTS_ONLY });
   const workbook = options.workbook === true;
   const worker = await startWorkerChild(
     size,
@@ -78,6 +80,12 @@ export async function runSingleAccount(
     const machineEnd = sampleMachine();
     const ownEnd = ownCpuSeconds();
     const usage = await worker.usage();
+    const secondDay = options.secondDay
+      ? await analyseAgain(env, worker, {
+          owner,
+          changed: changeOnePercentOf(model.authorizationDetails),
+        })
+      : undefined;
     const workerCpuSeconds = usage.cpuSeconds - before.worker.cpuSeconds;
     const delivery = checkDelivery(fake, execution);
     const rows = Object.fromEntries(
@@ -94,6 +102,7 @@ export async function runSingleAccount(
     }
     return {
       execution,
+      ...(secondDay ? { secondDay } : {}),
       result: {
         size,
         workbook,
@@ -120,4 +129,56 @@ export async function runSingleAccount(
     await worker.stop();
     await fake.close();
   }
+}
+
+/** The account analysed again after 1% of its principals changed: a daily run with changes. */
+export interface SecondDay {
+  changedPrincipals: number;
+  changes: number;
+  findings: number;
+  totalMs: number;
+  /** The second analysis's worker CPU. */
+  workerCpuSeconds: number;
+  /** The worker's peak RSS over both analyses (the second holds the first's stored results). */
+  peakRssBytes: number;
+}
+
+async function analyseAgain(
+  env: BenchEnvironment,
+  worker: WorkerChild,
+  input: { owner: Parameters<typeof triggerAnalysis>[1]["owner"]; changed: number },
+): Promise<SecondDay> {
+  const before = await worker.usage();
+  const triggeredAt = Date.now();
+  const { executionId } = await triggerAnalysis(env.ctx, {
+    owner: input.owner,
+    accountId: ACCOUNT_ID,
+    kind: "ondemand",
+  });
+  await Promise.race([env.finished([executionId]), worker.crashed]);
+  const totalMs = Date.now() - triggeredAt;
+  const usage = await worker.usage();
+  const compared = worker.lines.find(
+    (line) =>
+      line.executionId === executionId && line.msg === "compared with the previous analysis",
+  ) as { changes?: number; findings?: number } | undefined;
+  if (compared?.changes === undefined) throw new Error(`${executionId}: no comparison logged`);
+  return {
+    changedPrincipals: input.changed,
+    changes: compared.changes,
+    findings: compared.findings ?? 0,
+    totalMs,
+    workerCpuSeconds: usage.cpuSeconds - before.cpuSeconds,
+    peakRssBytes: usage.maxRssBytes,
+  };
+}
+
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20).toLocaleString("en-US")} MiB`;
+
+export function secondDayTable(day: SecondDay): string {
+  return [
+    "| principals changed | changes | findings | trigger → manifest | worker CPU (≤ 60 s) | worker peak RSS over both days (≤ 1 GiB) |",
+    "| --- | --- | --- | --- | --- | --- |",
+    `| ${day.changedPrincipals} | ${day.changes.toLocaleString("en-US")} | ${day.findings.toLocaleString("en-US")} | ${(day.totalMs / 1000).toFixed(1)} s | ${day.workerCpuSeconds.toFixed(1)} s | ${mib(day.peakRssBytes)} |`,
+  ].join("\n");
 }

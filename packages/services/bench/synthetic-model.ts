@@ -98,3 +98,37 @@ export function syntheticAccountModel(size: SyntheticSize): FakeAccountModel {
 export function principalsOf(size: SyntheticSize): number {
   return SIZES[size].users + SIZES[size].roles;
 }
+
+/**
+ * Changes 1% of an account's principals in place, as an administrator would: half the users
+ * gain an inline policy that grants S3 on everything, half the roles lose their attached
+ * managed policies. Returns how many principals changed.
+ */
+export function changeOnePercentOf(authorizationDetails: unknown): number {
+  const details = authorizationDetails as {
+    UserDetailList: { UserPolicyList?: unknown[] }[];
+    RoleDetailList: { AttachedManagedPolicies?: unknown[] }[];
+  };
+  const users = details.UserDetailList;
+  const roles = details.RoleDetailList;
+  const count = Math.round((users.length + roles.length) / 100);
+  let changed = 0;
+  for (let i = 0; i < count / 2 && i < users.length; i++, changed++) {
+    const user = users[(i * 97) % users.length] as { UserPolicyList?: unknown[] };
+    user.UserPolicyList = [
+      ...(user.UserPolicyList ?? []),
+      {
+        PolicyName: "bench-s3-everything",
+        PolicyDocument: {
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Allow", Action: "s3:*", Resource: "*" }],
+        },
+      },
+    ];
+  }
+  for (let i = 0; changed < count && i < roles.length; i++, changed++)
+    (
+      roles[(i * 89) % roles.length] as { AttachedManagedPolicies?: unknown[] }
+    ).AttachedManagedPolicies = [];
+  return changed;
+}
