@@ -139,7 +139,7 @@ export interface SecondDay {
   totalMs: number;
   /** The second analysis's worker CPU. */
   workerCpuSeconds: number;
-  /** The worker's peak RSS over both analyses (the second holds the first's stored results). */
+  /** The worker's peak RSS over both analyses (its lifetime maximum, from getrusage). */
   peakRssBytes: number;
 }
 

@@ -100,9 +100,9 @@ export function principalsOf(size: SyntheticSize): number {
 }
 
 /**
- * Changes 1% of an account's principals in place, as an administrator would: half the users
- * gain an inline policy that grants S3 on everything, half the roles lose their attached
- * managed policies. Returns how many principals changed.
+ * Changes 1% of an account's principals in place, as an administrator would: half of them
+ * users that gain an inline policy granting S3 on everything, the other half roles that lose
+ * their attached managed policies. Returns how many principals changed.
  */
 export function changeOnePercentOf(authorizationDetails: unknown): number {
   const details = authorizationDetails as {
