@@ -21,3 +21,4 @@ export * from "./plans.ts";
 export * from "./resource-access-paths.ts";
 export * from "./review-settings.ts";
 export * from "./vending-service.ts";
+export * from "./aws-events/event-target.ts";
