@@ -8,8 +8,11 @@ export type AwsEventTarget =
   | { readonly kind: "user"; readonly name: string; readonly credentials?: boolean }
   /** The role's trust policy, inline and attached policies, boundary, tags. */
   | { readonly kind: "role"; readonly name: string }
-  /** The group's inline and attached policies (its members are read through their users). */
-  | { readonly kind: "group"; readonly name: string }
+  /**
+   * The group's inline and attached policies (its members are read through their users); with
+   * `members`, which users belong to it too: a renamed group's members now name its new name.
+   */
+  | { readonly kind: "group"; readonly name: string; readonly members?: boolean }
   /** A customer managed policy's default version (or its deletion). */
   | { readonly kind: "managed-policy"; readonly arn: string }
   /** An S3 bucket's policy, or the bucket's creation or deletion. */
