@@ -45,7 +45,9 @@ export const CloudTrailDetail = z.looseObject({
   eventSource: z
     .string()
     .regex(/^[a-z0-9.-]{1,128}$/, "must be a service endpoint, e.g. iam.amazonaws.com"),
-  eventName: z.string().regex(/^[A-Za-z0-9_]{1,128}$/, "must be an API operation's name"),
+  eventName: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,128}$/, "must be an API operation's name (1 to 128 characters)"),
   eventID: EventId,
   eventTime: Timestamp,
   awsRegion: Region,

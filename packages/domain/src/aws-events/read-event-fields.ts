@@ -15,8 +15,8 @@ export type TargetReader = (event: AwsCloudTrailEvent) => TargetsOfEvent;
 
 /** IAM user, group and role names: AWS allows these characters, 128 at most. */
 export const IAM_NAME = /^[\w+=,.@-]{1,128}$/;
-/** A managed policy's ARN: the account's own or AWS's, with its path. */
-export const POLICY_ARN = /^arn:[a-z-]{1,16}:iam::(\d{12}|aws):policy\/[\w+=,.@/-]{1,1100}$/;
+/** A managed policy's ARN: the account's own or AWS's, with its path (any printable ASCII). */
+export const POLICY_ARN = /^arn:[a-z-]{1,16}:iam::(\d{12}|aws):policy\/[\x21-\x7e]{1,1100}$/;
 /** Bucket names, the legacy us-east-1 ones (capitals, underscores, 255 long) included. */
 export const BUCKET_NAME = /^[A-Za-z0-9._-]{1,255}$/;
 /** A key ID (a UUID or `mrk-…`) or its ARN; aliases are not keys. */
