@@ -18,26 +18,22 @@ type EntityKind = "user" | "group" | "role";
 
 /** The user, group or role a request parameter names (`AttachRolePolicy` → its `roleName`). */
 const named =
-  (kind: EntityKind, name = `${kind}Name`): TargetReader =>
+  (kind: EntityKind): TargetReader =>
   (event) => {
-    const found = parameter(event, name, IAM_NAME);
-    return found ? targets({ kind, name: found }) : missing(event, `${kind} (${name})`);
+    const found = parameter(event, `${kind}Name`, IAM_NAME);
+    return found ? targets({ kind, name: found }) : missing(event, `${kind} (${kind}Name)`);
   };
 
 /**
- * A rename or a new path: the old name is read back (gone) and the new one read. A renamed
- * group's members name the group, so its members are read again with it.
+ * A rename (`newUserName`, `newGroupName`) or a new path: the old name is read back (gone) and
+ * the new one read. Users name their groups, so a renamed group's members are read again too.
  */
 const renamed =
-  (kind: EntityKind): TargetReader =>
+  (kind: "user" | "group", newName: "newUserName" | "newGroupName"): TargetReader =>
   (event) => {
     const old = parameter(event, `${kind}Name`, IAM_NAME);
     if (!old) return missing(event, `${kind} (${kind}Name)`);
-    const renamedTo = parameter(
-      event,
-      `new${kind[0]?.toUpperCase()}${kind.slice(1)}Name`,
-      IAM_NAME,
-    );
+    const renamedTo = parameter(event, newName, IAM_NAME);
     const entity = (name: string): AwsEventTarget =>
       kind === "group" && renamedTo ? { kind, name, members: true } : { kind, name };
     return targets(entity(old), ...(renamedTo && renamedTo !== old ? [entity(renamedTo)] : []));
@@ -85,7 +81,7 @@ const role = named("role");
 const IAM_READERS: Record<AwsEventName<"iam.amazonaws.com">, TargetReader> = {
   CreateUser: user,
   DeleteUser: user,
-  UpdateUser: renamed("user"),
+  UpdateUser: renamed("user", "newUserName"),
   PutUserPolicy: user,
   DeleteUserPolicy: user,
   AttachUserPolicy: user,
@@ -106,7 +102,7 @@ const IAM_READERS: Record<AwsEventName<"iam.amazonaws.com">, TargetReader> = {
   ChangePassword: credentials,
   CreateGroup: group,
   DeleteGroup: group,
-  UpdateGroup: renamed("group"),
+  UpdateGroup: renamed("group", "newGroupName"),
   PutGroupPolicy: group,
   DeleteGroupPolicy: group,
   AttachGroupPolicy: group,
