@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { accountOfArn } from "@sightline/engine/arn";
+import { createFakeControl, type FakeControl } from "./control/fake-control.ts";
 import { FakeAwsError, serviceError } from "./fake-errors.ts";
 import { addFault, isAlteration, takeFault } from "./fake-faults.ts";
 import type { FakeAccountModel } from "./fake-model.ts";
@@ -71,6 +72,13 @@ export interface FakeAws {
   /** Sightline's own credentials: an IAM user of the Sightline account the fake accepts. */
   readonly serviceCredentials: FakeCredentials;
   readonly serviceArn: string;
+  /**
+   * Changes the account as its administrators would, each with the CloudTrail event AWS would
+   * emit. From the first change on the fake serves its own copy of the model.
+   */
+  readonly control: FakeControl;
+  /** The account as the fake serves it now. */
+  readonly model: FakeAccountModel;
   /** Every call so far, in arrival order. */
   readonly calls: readonly RecordedCall[];
   /** Objects written, by `<bucket>/<key>`. */
@@ -141,6 +149,10 @@ export async function startFakeAws(
       secretAccessKey: service.secretAccessKey,
     },
     serviceArn: service.arn,
+    control: createFakeControl(state),
+    get model() {
+      return state.model;
+    },
     calls: state.calls,
     objects: state.objects,
     findings: state.findings,

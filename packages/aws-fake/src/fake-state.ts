@@ -86,7 +86,8 @@ export interface Fault {
 }
 
 export interface FakeState {
-  readonly model: FakeAccountModel;
+  /** Replaced, never changed in place, by the control (`fake.control`). */
+  model: FakeAccountModel;
   readonly sessions: Map<string, FakeSession>;
   readonly objects: Map<string, StoredObject>;
   readonly uploads: Map<string, MultipartUpload>;
