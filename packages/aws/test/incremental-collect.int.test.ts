@@ -85,4 +85,31 @@ describe("readEventTargets and patchCollection against the loopback fake", () =>
     const after = await collectWithFake(fake, { credentials });
     expect(comparable(patched)).toEqual(comparable(after));
   });
+
+  it("fails INCREMENTAL_READ_DENIED, naming the action and the template, when the role refuses a new read", async () => {
+    const before = await collectWithFake(fake, { credentials });
+    fake.control.tag("user", "bob", { team: "ops" });
+    fake.inject({ service: "iam", operation: "GetUser", kind: "access-denied" });
+    const failure = await readBack(before).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: "INCREMENTAL_READ_DENIED", retryable: false });
+    expect(String((failure as Error).message)).toMatch(
+      /iam:GetUser on arn:aws:iam::\d+:user\/bob was denied/,
+    );
+    expect(String((failure as Error).message)).toContain("deploy/aws/auditor-role.yaml");
+  });
+
+  it("classifies throttling as the full collection does", async () => {
+    const before = await collectWithFake(fake, { credentials });
+    fake.control.updateAssumeRolePolicy("Deployer", allow("sts:AssumeRole"));
+    fake.inject({ service: "iam", operation: "ListAttachedRolePolicies", kind: "throttle" });
+    const failure = await readEventTargets({
+      credentials,
+      accountId: ACCOUNT_ID,
+      partition: "aws",
+      clientOptions: { ...fake.clientOptions, maxAttempts: 1 },
+      targets: targetsOfEvents(fake.control.cloudTrailEvents()),
+      previous: before.snapshot,
+    }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: "THROTTLED", retryable: true });
+  });
 });
