@@ -1,4 +1,5 @@
 import { type FakeState, partitionOf } from "../fake-state.ts";
+import { queueOfUrl, sendMessage } from "../services/sqs-queues.ts";
 import { type CloudTrailEvent, cloudTrailEvent } from "./cloudtrail-event.ts";
 import { changeAccessKey, createAccessKey, setLoginProfile } from "./credential-control.ts";
 import {
@@ -30,12 +31,14 @@ import {
   setBucketPolicy,
 } from "./resource-control.ts";
 
-/** Where each event is posted as EventBridge's API destination would post it. */
-export interface EventDestination {
-  readonly url: string;
-  /** Sent as `x-sightline-event-token`. */
-  readonly token: string;
-}
+/**
+ * Where each event goes: posted as EventBridge's API destination would post it (`url`, with
+ * the token as `x-sightline-event-token`), or sent to a queue of this fake as EventBridge's
+ * SQS target would (`queueUrl`: the message body is the envelope).
+ */
+export type EventDestination =
+  | { readonly url: string; readonly token: string }
+  | { readonly queueUrl: string };
 
 /** One post of an event to the destination, and what it answered (0: no answer). */
 export interface EventPost {
@@ -107,7 +110,7 @@ export interface FakeControl {
   makeAdmin(user: string): CloudTrailEvent;
   /** Every event emitted so far, oldest first. */
   cloudTrailEvents(): readonly CloudTrailEvent[];
-  /** Posts each later event there (undefined: stops posting). */
+  /** Sends each later event there (undefined: stops sending). */
   setEventDestination(destination: EventDestination | undefined): void;
   /** Waits for the posts under way; every post so far. */
   eventPosts(): Promise<readonly EventPost[]>;
@@ -124,7 +127,9 @@ export function createFakeControl(state: FakeState): FakeControl {
       const actor = { accountId: state.model.accountId, partition: partitionOf(state) };
       const event = cloudTrailEvent(call, actor, ctx.now());
       events.push(event);
-      if (destination) posts.push(post(destination, event));
+      if (destination && "queueUrl" in destination) {
+        sendMessage(queueOfUrl(state.queues, destination.queueUrl), JSON.stringify(event));
+      } else if (destination) posts.push(post(destination, event));
     },
   };
   /** Runs a change and answers the event it emitted. */
@@ -203,7 +208,10 @@ export function createFakeControl(state: FakeState): FakeControl {
   };
 }
 
-async function post(destination: EventDestination, event: CloudTrailEvent): Promise<EventPost> {
+async function post(
+  destination: { url: string; token: string },
+  event: CloudTrailEvent,
+): Promise<EventPost> {
   try {
     const response = await fetch(destination.url, {
       method: "POST",
