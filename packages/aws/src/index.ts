@@ -61,6 +61,17 @@ export {
   type S3Inbox,
   type S3InboxConfig,
 } from "./deliver/create-s3-inbox.ts";
+export {
+  type EventQueueInput,
+  regionOfQueueUrl,
+} from "./events/event-queue.ts";
+export {
+  changeEventMessageVisibility,
+  deleteEventMessage,
+  type EventMessage,
+  type ReceiveEventMessagesInput,
+  receiveEventMessages,
+} from "./events/receive-event-messages.ts";
 export type {
   BucketRead,
   EventReads,
