@@ -4,32 +4,68 @@
  * tried offline. Reports land in the local folder inbox (`<data dir>/inbox`).
  */
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import { fileURLToPath } from "node:url";
-import { type FakeAccountModel, smallAccount, startFakeAws } from "@sightline/aws-fake";
+import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 
-// A copy the demo may change, as an administrator would change the account between analyses.
-const model: { -readonly [K in keyof FakeAccountModel]: FakeAccountModel[K] } = {
-  ...smallAccount.model,
-};
-const fake = await startFakeAws(model);
+const fake = await startFakeAws(smallAccount.model);
+const apiPort = Number(process.env.PORT ?? 8080);
 
 /**
- * `POST /make-admin/<user>` on 127.0.0.1:8089 (`SIGHTLINE_DEMO_CONTROL_PORT`): attaches
- * AdministratorAccess to a user of the demo account, so that the next analysis has a change.
+ * The control server on 127.0.0.1:8089 (`SIGHTLINE_DEMO_CONTROL_PORT`):
+ * - `POST /make-admin/<user>` attaches AdministratorAccess to a user of the demo account, so
+ *   that the next analysis has a change; once a token is set, it also posts the change's
+ *   CloudTrail event to Sightline, as the account's EventBridge API destination would.
+ * - `POST /event-token` with `{ "token": "…", "url"?: "…" }` sets the token that the event
+ *   source's rotate returned (and where events go: default the API's `/events/aws`).
  */
 const controlPort = Number(process.env.SIGHTLINE_DEMO_CONTROL_PORT ?? 8089);
-const control = createServer((request, response) => {
-  const user = /^\/make-admin\/([\w+=,.@-]{1,64})$/.exec(request.url ?? "")?.[1];
-  const changed = user ? smallAccount.withAdministratorAccess(model, user) : undefined;
-  if (request.method !== "POST" || !changed) {
-    response.writeHead(404, { "content-type": "text/plain" }).end("POST /make-admin/<alice|bob>\n");
+const control = createServer(async (request, response) => {
+  const answer = (status: number, text: string) =>
+    response.writeHead(status, { "content-type": "text/plain" }).end(`${text}\n`);
+  if (request.method === "POST" && request.url === "/event-token") {
+    const body = await readJson(request);
+    const token = typeof body?.token === "string" ? body.token : "";
+    const url = typeof body?.url === "string" ? body.url : `http://127.0.0.1:${apiPort}/events/aws`;
+    if (!/^[\x21-\x7e]{16,512}$/.test(token) || !/^https?:\/\//.test(url)) {
+      answer(400, 'POST /event-token {"token": "<the token rotate returned>", "url"?: "http://…"}');
+      return;
+    }
+    fake.control.setEventDestination({ url, token });
+    answer(200, `events go to ${url}`);
     return;
   }
-  model.authorizationDetails = changed;
-  response.writeHead(200, { "content-type": "text/plain" }).end(`${user} is an IAM admin now\n`);
+  const user = /^\/make-admin\/([\w+=,.@-]{1,64})$/.exec(request.url ?? "")?.[1];
+  const known = fake.model.authorizationDetails?.UserDetailList?.some((u) => u.UserName === user);
+  if (request.method !== "POST" || !user || !known) {
+    answer(404, "POST /make-admin/<alice|bob>, POST /event-token");
+    return;
+  }
+  fake.control.makeAdmin(user);
+  const posts = await fake.control.eventPosts();
+  const posted = posts.at(-1);
+  answer(200, `${user} is an IAM admin now${posted ? ` (event posted: ${posted.status})` : ""}`);
 });
 control.listen(controlPort, "127.0.0.1");
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of request) {
+    size += (part as Buffer).length;
+    if (size > 4096) return undefined;
+    parts.push(part as Buffer);
+  }
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    return typeof parsed === "object" && parsed !== null
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const services = ["STS", "IAM", "S3", "KMS", "ORGANIZATIONS", "EC2"];
 const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const server = spawn(process.execPath, [main], {
@@ -43,7 +79,7 @@ const server = spawn(process.execPath, [main], {
   },
 });
 process.stderr.write(
-  `\nDemo AWS on ${fake.url}: account ${smallAccount.ACCOUNT_ID}, auditor role ${smallAccount.AUDITOR_ROLE_ARN}, external ID ${smallAccount.EXTERNAL_ID}\nChange it: curl -X POST http://127.0.0.1:${controlPort}/make-admin/bob\n\n`,
+  `\nDemo AWS on ${fake.url}: account ${smallAccount.ACCOUNT_ID}, auditor role ${smallAccount.AUDITOR_ROLE_ARN}, external ID ${smallAccount.EXTERNAL_ID}\nChange it: curl -X POST http://127.0.0.1:${controlPort}/make-admin/bob\nSend its events: curl -X POST http://127.0.0.1:${controlPort}/event-token -d '{"token":"<rotate's token>"}'\n\n`,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", async (code) => {

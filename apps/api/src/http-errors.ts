@@ -31,6 +31,7 @@ export const HTTP_STATUS = {
   INBOX_INTEGRITY: 502,
   THROTTLED: 502,
   CLOUD_UNAVAILABLE: 502,
+  INCREMENTAL_READ_DENIED: 502,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export type HttpErrorStatus = (typeof HTTP_STATUS)[ErrorCode];

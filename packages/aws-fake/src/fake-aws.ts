@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { accountOfArn } from "@sightline/engine/arn";
+import { createFakeControl, type FakeControl } from "./control/fake-control.ts";
 import { FakeAwsError, serviceError } from "./fake-errors.ts";
 import { addFault, isAlteration, takeFault } from "./fake-faults.ts";
 import type { FakeAccountModel } from "./fake-model.ts";
@@ -30,6 +31,8 @@ import { fakeOrganizations } from "./services/organizations.ts";
 import { fakeS3 } from "./services/s3.ts";
 import { findBucket, storeObject } from "./services/s3-store.ts";
 import { fakeSecurityHub } from "./services/securityhub.ts";
+import { fakeSqs } from "./services/sqs.ts";
+import { createQueue, queueOfUrl, sendMessage } from "./services/sqs-queues.ts";
 import { fakeSts } from "./services/sts.ts";
 
 /**
@@ -62,6 +65,7 @@ const HANDLERS: Record<FakeService, FakeServiceHandler> = {
   s3: fakeS3,
   ec2: fakeEc2,
   securityhub: fakeSecurityHub,
+  sqs: fakeSqs,
 };
 
 export interface FakeAws {
@@ -71,6 +75,13 @@ export interface FakeAws {
   /** Sightline's own credentials: an IAM user of the Sightline account the fake accepts. */
   readonly serviceCredentials: FakeCredentials;
   readonly serviceArn: string;
+  /**
+   * Changes the account as its administrators would, each with the CloudTrail event AWS would
+   * emit. From the first change on the fake serves its own copy of the model.
+   */
+  readonly control: FakeControl;
+  /** The account as the fake serves it now. */
+  readonly model: FakeAccountModel;
   /** Every call so far, in arrival order. */
   readonly calls: readonly RecordedCall[];
   /** Objects written, by `<bucket>/<key>`. */
@@ -81,6 +92,13 @@ export interface FakeAws {
   inject(fault: Fault): void;
   /** Forgets every fault still pending. */
   clearFaults(): void;
+  /**
+   * Creates a queue of the Sightline account (idempotent); its URL. Each message's body is an
+   * EventBridge envelope when `control.setEventDestination({ queueUrl })` sends events there.
+   */
+  createQueue(name: string, options?: { readonly visibilityTimeout?: number }): string;
+  /** Sends a message to a queue this fake serves, as EventBridge's SQS target would. */
+  sendToQueue(queueUrl: string, body: string): void;
   /** Lets the role be assumed with another external ID too (each tenant has its own). */
   trustExternalId(roleArn: string, externalId: string): void;
   /** Writes an object as the bucket's owner would (not recorded as a call), e.g. a proof token. */
@@ -90,7 +108,7 @@ export interface FakeAws {
   close(): Promise<void>;
 }
 
-/** Starts STS, IAM, KMS, Organizations, S3, EC2 and Security Hub on 127.0.0.1 at a random port. */
+/** Starts STS, IAM, KMS, Organizations, S3, EC2, Security Hub and SQS on 127.0.0.1 at a random port. */
 export async function startFakeAws(
   model: FakeAccountModel,
   options: {
@@ -121,6 +139,7 @@ export async function startFakeAws(
     trustedExternalIds: new Map(),
     kmsSecret: randomBytes(32),
     credentialReportCalls: 0,
+    queues: new Map(),
   };
   const server = createServer((incoming, outgoing) => {
     serve(state, incoming, outgoing).catch((error: unknown) => {
@@ -141,12 +160,23 @@ export async function startFakeAws(
       secretAccessKey: service.secretAccessKey,
     },
     serviceArn: service.arn,
+    control: createFakeControl(state),
+    get model() {
+      return state.model;
+    },
     calls: state.calls,
     objects: state.objects,
     findings: state.findings,
     inject: (fault) => addFault(state, fault),
     clearFaults: () => {
       state.faults.length = 0;
+    },
+    createQueue(name, queueOptions = {}) {
+      createQueue(state.queues, sightlineAccountId, name, queueOptions.visibilityTimeout);
+      return `${url}/${sightlineAccountId}/${name}`;
+    },
+    sendToQueue(queueUrl, body) {
+      sendMessage(queueOfUrl(state.queues, queueUrl), body);
     },
     trustExternalId(roleArn, externalId) {
       const ids = state.trustedExternalIds.get(roleArn) ?? new Set<string>();
@@ -184,7 +214,7 @@ async function serve(state: FakeState, incoming: IncomingMessage, outgoing: Serv
   if (!request) {
     outgoing.writeHead(403, { "content-type": "text/plain" });
     outgoing.end(
-      "The fake answers only SigV4-signed requests to sts, iam, kms, organizations, s3, ec2, securityhub",
+      "The fake answers only SigV4-signed requests to sts, iam, kms, organizations, s3, ec2, securityhub, sqs",
     );
     return;
   }

@@ -68,6 +68,13 @@ const ERRORS: Record<FakeService, Record<ErrorKind, readonly [string, number]>> 
     "server-error": ["InternalException", 500],
     "invalid-credentials": ["UnrecognizedClientException", 403],
   },
+  sqs: {
+    throttle: ["RequestThrottled", 403],
+    "access-denied": ["AccessDenied", 403],
+    "expired-token": ["ExpiredToken", 403],
+    "server-error": ["InternalError", 500],
+    "invalid-credentials": ["InvalidClientTokenId", 403],
+  },
   ec2: {
     throttle: ["RequestLimitExceeded", 503],
     "access-denied": ["UnauthorizedOperation", 403],

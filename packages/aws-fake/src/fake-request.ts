@@ -1,6 +1,14 @@
 import type { IncomingMessage } from "node:http";
 
-export type FakeService = "sts" | "iam" | "kms" | "organizations" | "s3" | "ec2" | "securityhub";
+export type FakeService =
+  | "sts"
+  | "iam"
+  | "kms"
+  | "organizations"
+  | "s3"
+  | "ec2"
+  | "securityhub"
+  | "sqs";
 const SERVICES = new Set<string>([
   "sts",
   "iam",
@@ -9,6 +17,7 @@ const SERVICES = new Set<string>([
   "s3",
   "ec2",
   "securityhub",
+  "sqs",
 ]);
 
 /** A signed request, read whole, with what its SigV4 credential scope says. */

@@ -4,6 +4,7 @@ import type { FakeAccountModel } from "./fake-model.ts";
 import type { FakeRequest, FakeService } from "./fake-request.ts";
 import type { FakeResponse } from "./protocols/responses.ts";
 import type { PartDigest } from "./services/part-digest.ts";
+import type { FakeQueues } from "./services/sqs-queues.ts";
 
 /** A principal whose access key the fake accepts. */
 export interface FakeSession {
@@ -86,7 +87,8 @@ export interface Fault {
 }
 
 export interface FakeState {
-  readonly model: FakeAccountModel;
+  /** Replaced, never changed in place, by the control (`fake.control`). */
+  model: FakeAccountModel;
   readonly sessions: Map<string, FakeSession>;
   readonly objects: Map<string, StoredObject>;
   readonly uploads: Map<string, MultipartUpload>;
@@ -100,6 +102,8 @@ export interface FakeState {
   /** Wraps KMS data keys, so ciphertexts are opaque and tamper-evident. */
   readonly kmsSecret: Buffer;
   credentialReportCalls: number;
+  /** SQS queues by `<account>/<name>`. */
+  readonly queues: FakeQueues;
 }
 
 /** A finding as Security Hub keeps it: where it was imported, by which caller. */

@@ -1,3 +1,10 @@
+export type {
+  CloudTrailDetail,
+  CloudTrailEvent,
+} from "./control/cloudtrail-event.ts";
+export type { EventDestination, EventPost, FakeControl } from "./control/fake-control.ts";
+export type { PrincipalKind } from "./control/model-edits.ts";
+export type { KeyStateChange } from "./control/resource-control.ts";
 export {
   type FakeAws,
   type FakeClientOptions,

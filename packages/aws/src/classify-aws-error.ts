@@ -44,6 +44,7 @@ const KIND_BY_CODE: Readonly<Record<string, AwsFailureKind>> = {
   AllAccessDisabled: "denied",
   AuthorizationError: "denied",
   NoSuchEntity: "not-found",
+  NoSuchEntityException: "not-found",
   NoSuchBucket: "not-found",
   NotFoundException: "not-found",
   NotFound: "not-found",

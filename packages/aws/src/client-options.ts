@@ -1,7 +1,15 @@
 import type { AwsCredentials } from "./aws-credentials.ts";
 
 /** The AWS services Sightline calls, by their SigV4 signing name. */
-export type AwsService = "sts" | "iam" | "s3" | "kms" | "organizations" | "ec2" | "securityhub";
+export type AwsService =
+  | "sts"
+  | "iam"
+  | "s3"
+  | "kms"
+  | "organizations"
+  | "ec2"
+  | "securityhub"
+  | "sqs";
 
 /** How SDK clients are built. Every field is optional; the defaults suit production. */
 export interface AwsClientOptions {

@@ -61,4 +61,26 @@ export {
   type S3Inbox,
   type S3InboxConfig,
 } from "./deliver/create-s3-inbox.ts";
+export {
+  type EventQueueInput,
+  regionOfQueueUrl,
+} from "./events/event-queue.ts";
+export {
+  changeEventMessageVisibility,
+  deleteEventMessage,
+  type EventMessage,
+  type ReceiveEventMessagesInput,
+  receiveEventMessages,
+} from "./events/receive-event-messages.ts";
+export type {
+  BucketRead,
+  EventReads,
+  GaadEntry,
+  KeyRead,
+  ReadEventTargetsInput,
+  UserCredentialsRead,
+  UserRead,
+} from "./incremental/event-reads.ts";
+export { patchCollection } from "./incremental/patch-collection.ts";
+export { readEventTargets } from "./incremental/read-event-targets.ts";
 export { PARTITION_HOME_REGIONS } from "./partitions.ts";

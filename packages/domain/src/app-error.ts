@@ -34,6 +34,11 @@ export const ERROR_CODES = {
   INBOX_INTEGRITY: { retryable: true },
   THROTTLED: { retryable: true },
   CLOUD_UNAVAILABLE: { retryable: true },
+  /**
+   * The auditor role, made from an older template, refuses a read that only the incremental
+   * collection makes: the caller falls back to a full collection and names the template.
+   */
+  INCREMENTAL_READ_DENIED: { retryable: false },
 } as const satisfies Record<string, { retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -99,6 +99,16 @@ export function errorResponse(
         headers: { "content-type": "application/json", "x-amzn-errortype": error.code },
         body: JSON.stringify({ __type: error.code, message: error.message }),
       };
+    case "sqs":
+      // JSON 1.0 with the Query protocol's code in a header, as SQS answers compatible clients.
+      return {
+        status,
+        headers: {
+          "content-type": "application/x-amz-json-1.0",
+          "x-amzn-query-error": `${error.code};${status >= 500 ? "Receiver" : "Sender"}`,
+        },
+        body: JSON.stringify({ __type: `com.amazonaws.sqs#${error.code}`, message: error.message }),
+      };
     case "kms":
     case "organizations":
       return {

@@ -42,14 +42,22 @@ const REPORT_COLUMNS = [
   "cert_2_last_rotated",
 ];
 
+const DEFAULT_CREATED = "2024-01-01T00:00:00+00:00";
+
+/** A date as the credential report writes it (`2024-01-01T00:00:00+00:00`). */
+export function reportDate(value: unknown): string {
+  const time = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) return DEFAULT_CREATED;
+  return new Date(time).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+}
+
 /** A credential report in which nobody has a password or an access key. */
 export function defaultCredentialReport(
   accountId: string,
   partition: string,
   users: readonly GaadEntry[],
 ): string {
-  const created = "2024-01-01T00:00:00+00:00";
-  const row = (user: string, arn: string, password: string) =>
+  const row = (user: string, arn: string, password: string, created = DEFAULT_CREATED) =>
     [
       user,
       arn,
@@ -70,7 +78,9 @@ export function defaultCredentialReport(
   const lines = [
     REPORT_COLUMNS.join(","),
     row("<root_account>", `arn:${partition}:iam::${accountId}:root`, "not_supported"),
-    ...users.map((user) => row(String(user.UserName), String(user.Arn), "false")),
+    ...users.map((user) =>
+      row(String(user.UserName), String(user.Arn), "false", reportDate(user.CreateDate)),
+    ),
   ];
   return `${lines.join("\n")}\n`;
 }

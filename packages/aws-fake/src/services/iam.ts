@@ -1,13 +1,11 @@
 import { FakeAwsError } from "../fake-errors.ts";
 import type { GaadEntry } from "../fake-model.ts";
-import {
-  type FakeCall,
-  type FakeServiceHandler,
-  type FakeState,
-  partitionOf,
-} from "../fake-state.ts";
+import type { FakeCall, FakeServiceHandler, FakeState } from "../fake-state.ts";
 import { type FakeResponse, queryResponse } from "../protocols/responses.ts";
-import { defaultCredentialReport, encodeDocuments } from "./iam-documents.ts";
+import { currentCredentialReport } from "./iam-credential-report.ts";
+import { credentialRead } from "./iam-credentials.ts";
+import { encodeDocuments } from "./iam-documents.ts";
+import { principalRead } from "./iam-entities.ts";
 import { queryList, queryParams } from "./query-params.ts";
 
 type GaadList = "UserDetailList" | "GroupDetailList" | "RoleDetailList" | "Policies";
@@ -24,12 +22,20 @@ const FILTER_OF: Record<Exclude<GaadList, "Policies">, string> = {
   RoleDetailList: "Role",
 };
 
-/** IAM over AWS Query: GAAD in pages, managed policies, the credential report. */
+/**
+ * IAM over AWS Query: GAAD in pages, managed policies, the credential report, and the
+ * per-principal and per-credential reads, all answered from the same model.
+ */
 export const fakeIam: FakeServiceHandler = {
   identify(request) {
     const params = queryParams(request);
-    const arn = params.get("PolicyArn");
-    return { operation: params.get("Action") ?? "", ...(arn ? { resource: arn } : {}) };
+    const resource =
+      params.get("PolicyArn") ??
+      params.get("UserName") ??
+      params.get("RoleName") ??
+      params.get("GroupName") ??
+      params.get("AccessKeyId");
+    return { operation: params.get("Action") ?? "", ...(resource ? { resource } : {}) };
   },
   handle(call) {
     const params = queryParams(call.request);
@@ -44,8 +50,15 @@ export const fakeIam: FakeServiceHandler = {
       case "GenerateCredentialReport":
       case "GetCredentialReport":
         return credentialReport(call, respond);
-      default:
+      case "ListPolicyVersions":
+        return respond(policyVersions(call, params.get("PolicyArn") ?? ""));
+      default: {
+        const answer =
+          principalRead(call.state, call.operation, params) ??
+          credentialRead(call.state, call.operation, params);
+        if (answer) return respond(answer);
         throw new FakeAwsError("InvalidAction", `Unsupported IAM action ${call.operation}`, 400);
+      }
     }
   },
 };
@@ -80,9 +93,10 @@ function gaadPage(state: FakeState, params: URLSearchParams): object {
   return result;
 }
 
-function policyAnswer(call: FakeCall, arn: string): object {
-  const details = call.state.model.authorizationDetails ?? {};
-  const all = [...(details.Policies ?? []), ...(call.state.model.policiesOutsideGaad ?? [])];
+/** A managed policy of GAAD or outside it; `NoSuchEntity` as IAM words it. */
+export function findManagedPolicy(state: FakeState, arn: string): GaadEntry {
+  const details = state.model.authorizationDetails ?? {};
+  const all = [...(details.Policies ?? []), ...(state.model.policiesOutsideGaad ?? [])];
   const policy = all.find((entry) => entry.Arn === arn);
   if (!policy)
     throw new FakeAwsError(
@@ -90,6 +104,17 @@ function policyAnswer(call: FakeCall, arn: string): object {
       `Policy ${arn} does not exist or is not attachable.`,
       404,
     );
+  return policy;
+}
+
+function policyVersions(call: FakeCall, arn: string): object {
+  const versions = (findManagedPolicy(call.state, arn).PolicyVersionList ?? []) as GaadEntry[];
+  const listed = versions.map(({ Document: _, ...version }) => version);
+  return { Versions: listed, IsTruncated: false };
+}
+
+function policyAnswer(call: FakeCall, arn: string): object {
+  const policy = findManagedPolicy(call.state, arn);
   const { PolicyVersionList, ...summary } = policy;
   if (call.operation === "GetPolicy") return { Policy: summary };
   const versionId = queryParams(call.request).get("VersionId");
@@ -117,13 +142,7 @@ function credentialReport(call: FakeCall, respond: (result: object) => FakeRespo
   if (state.credentialReportCalls <= polls) {
     throw new FakeAwsError("ReportInProgress", "Credential report is being generated.", 404);
   }
-  const csv =
-    state.model.credentialReportCsv ??
-    defaultCredentialReport(
-      state.model.accountId,
-      partitionOf(state),
-      state.model.authorizationDetails?.UserDetailList ?? [],
-    );
+  const csv = currentCredentialReport(state);
   return respond({
     Content: Buffer.from(csv).toString("base64"),
     ReportFormat: "text/csv",

@@ -38,7 +38,9 @@ function answer(call: FakeCall): object {
       return { Keys: listed, Truncated: next !== undefined, ...(next ? { NextMarker: next } : {}) };
     }
     case "ListAliases": {
-      const aliases = keys.flatMap((key) =>
+      // With a KeyId, KMS lists that key's aliases alone.
+      const of = body.KeyId === undefined ? keys : [findKey(state, region, body.KeyId)];
+      const aliases = of.flatMap((key) =>
         (key.aliases ?? []).map((alias) => ({
           AliasName: alias,
           AliasArn: `${keyArn(state, key).replace(/key\/.*$/, "")}${alias}`,

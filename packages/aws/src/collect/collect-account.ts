@@ -96,8 +96,8 @@ function roleLastUsedOf(details: AuthorizationDetailsJson): Record<string, RoleL
   return lastUsed;
 }
 
-/** Steps run side by side; sorting keeps the report the same from run to run. */
-function byKindAndResource(a: CollectionWarning, b: CollectionWarning): number {
+/** Steps run side by side; sorting keeps the report the same from run to run (and patches). */
+export function byKindAndResource(a: CollectionWarning, b: CollectionWarning): number {
   const key = (w: CollectionWarning) => `${w.kind}\u0000${w.resourceArn ?? ""}\u0000${w.action}`;
   return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 /**
- * Every IAM action collection calls, and nothing else: the auditor role's policy in
+ * Every IAM action collection calls, and nothing else (the full collection's and the
+ * incremental one's: `GetUser`, `ListAttachedRolePolicies`, `GetLoginProfile`, …): the auditor role's policy in
  * `deploy/aws/auditor-role.yaml` and `deploy/terraform/auditor-role` lists exactly these
  * (a test checks both). `sts:GetCallerIdentity` needs no permission; it is listed because it
  * is called.
@@ -7,10 +8,27 @@
 export const COLLECTOR_ACTIONS = [
   "ec2:DescribeRegions",
   "iam:GenerateCredentialReport",
+  "iam:GetAccessKeyLastUsed",
   "iam:GetAccountAuthorizationDetails",
   "iam:GetCredentialReport",
+  "iam:GetGroup",
+  "iam:GetGroupPolicy",
+  "iam:GetLoginProfile",
   "iam:GetPolicy",
   "iam:GetPolicyVersion",
+  "iam:GetRole",
+  "iam:GetRolePolicy",
+  "iam:GetUser",
+  "iam:GetUserPolicy",
+  "iam:ListAccessKeys",
+  "iam:ListAttachedGroupPolicies",
+  "iam:ListAttachedRolePolicies",
+  "iam:ListAttachedUserPolicies",
+  "iam:ListGroupPolicies",
+  "iam:ListGroupsForUser",
+  "iam:ListPolicyVersions",
+  "iam:ListRolePolicies",
+  "iam:ListUserPolicies",
   "kms:DescribeKey",
   "kms:GetKeyPolicy",
   "kms:ListAliases",

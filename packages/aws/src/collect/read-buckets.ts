@@ -43,19 +43,22 @@ export async function readBuckets(ctx: CollectContext): Promise<CollectedBuckets
   return collected;
 }
 
-async function readBucket(ctx: CollectContext, name: string) {
+/** One bucket's region, policy and tags; `knownRegion` spares `GetBucketLocation`. */
+export async function readBucket(ctx: CollectContext, name: string, knownRegion?: string) {
   const arn = `arn:${ctx.partition}:s3:::${name}`;
   const base = { target: arn, kind: "resource-unreadable" as const };
-  const region = await readOrWarn(
-    ctx,
-    { ...base, action: "s3:GetBucketLocation", consequence: "The bucket's region is unknown" },
-    async () => {
-      const answer = await ctx.clients
-        .s3(ctx.clients.homeRegion)
-        .send(new GetBucketLocationCommand({ Bucket: name }));
-      return regionOfLocation(answer.LocationConstraint, ctx.clients.homeRegion);
-    },
-  );
+  const region =
+    knownRegion ??
+    (await readOrWarn(
+      ctx,
+      { ...base, action: "s3:GetBucketLocation", consequence: "The bucket's region is unknown" },
+      async () => {
+        const answer = await ctx.clients
+          .s3(ctx.clients.homeRegion)
+          .send(new GetBucketLocationCommand({ Bucket: name }));
+        return regionOfLocation(answer.LocationConstraint, ctx.clients.homeRegion);
+      },
+    ));
   const s3 = ctx.clients.s3(region ?? ctx.clients.homeRegion);
   const policyText = await readOrWarn(
     ctx,
@@ -84,7 +87,7 @@ async function readBucket(ctx: CollectContext, name: string) {
 }
 
 /** `GetBucketLocation` answers nothing for us-east-1 and `EU` for the oldest eu-west-1 buckets. */
-function regionOfLocation(constraint: string | undefined, homeRegion: string): string {
+export function regionOfLocation(constraint: string | undefined, homeRegion: string): string {
   if (!constraint) return homeRegion;
   return constraint === "EU" ? "eu-west-1" : constraint;
 }

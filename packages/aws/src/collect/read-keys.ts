@@ -84,7 +84,13 @@ async function readRegionKeys(ctx: CollectContext, region: string) {
   return keys.filter((key) => key !== undefined);
 }
 
-async function readAliases(ctx: CollectContext, kms: KMSClient, region: string) {
+/** The aliases of a region's keys (of one key with `keyId`), by key ID. */
+export async function readAliases(
+  ctx: CollectContext,
+  kms: KMSClient,
+  region: string,
+  keyId?: string,
+) {
   const byKey = new Map<string, string[]>();
   await readOrWarn(
     ctx,
@@ -95,7 +101,10 @@ async function readAliases(ctx: CollectContext, kms: KMSClient, region: string) 
       consequence: "Keys are reported without aliases",
     },
     async () => {
-      for await (const page of paginateListAliases({ client: kms }, {})) {
+      for await (const page of paginateListAliases(
+        { client: kms },
+        keyId ? { KeyId: keyId } : {},
+      )) {
         for (const alias of page.Aliases ?? []) {
           if (!alias.TargetKeyId || !alias.AliasName) continue;
           byKey.set(alias.TargetKeyId, [...(byKey.get(alias.TargetKeyId) ?? []), alias.AliasName]);
@@ -106,7 +115,11 @@ async function readAliases(ctx: CollectContext, kms: KMSClient, region: string) 
   return byKey;
 }
 
-async function readKey(
+/**
+ * One key: undefined when it is pending deletion, unknown (`NotFoundException`: deleted since it
+ * was listed or named) or could not be described (a warning then says so).
+ */
+export async function readKey(
   ctx: CollectContext,
   kms: KMSClient,
   region: string,
@@ -115,7 +128,12 @@ async function readKey(
 ) {
   const arn = `arn:${ctx.partition}:kms:${region}:${ctx.accountId}:key/${keyId}`;
   const base = { target: arn, kind: "resource-unreadable" as const };
-  const describe = { ...base, action: "kms:DescribeKey", consequence: "The key was not analysed" };
+  const describe = {
+    ...base,
+    action: "kms:DescribeKey",
+    absentCodes: ["NotFoundException"],
+    consequence: "The key was not analysed",
+  };
   const described = await readOrWarn(ctx, describe, async () => {
     return (await kms.send(new DescribeKeyCommand({ KeyId: keyId }))).KeyMetadata;
   });
