@@ -40,6 +40,9 @@ export const ApiConfig = z
       /** The same for one client address, counted before any key is looked up. */
       SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND: z.coerce.number().min(0).default(50),
       SIGHTLINE_RATE_LIMIT_CLIENT_BURST: z.coerce.number().int().min(1).default(200),
+      /** Events per monitored account: a `terraform apply` may post hundreds in seconds. */
+      SIGHTLINE_RATE_LIMIT_EVENTS_PER_SECOND: z.coerce.number().min(0).default(20),
+      SIGHTLINE_RATE_LIMIT_EVENTS_BURST: z.coerce.number().int().min(1).default(500),
       /**
        * How many API processes serve the same clients: each enforces 1/N of the rates and bursts
        * above, so that together they allow the configured figures (the buckets are per process).

@@ -27,8 +27,10 @@ export interface AppDeps {
    * and their paths enumerated, in a worker thread.
    */
   accessPaths: AccessPaths;
-  /** Token buckets per client address and per API key; none when unset. */
+  /** Token buckets per client address, per API key and per event source; none when unset. */
   rateLimits?: RateLimits;
+  /** The event intake: how long an account's events wait for quiet before its step runs. */
+  events?: { quietSeconds: number };
   /** Served over HTTPS: answers carry Strict-Transport-Security. */
   https?: boolean;
   /** Behind a proxy: the client address is the last entry of X-Forwarded-For. */

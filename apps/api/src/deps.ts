@@ -36,6 +36,8 @@ export async function connectAppDeps(options: {
   statementTimeoutSeconds?: number;
   lockTimeoutSeconds?: number;
   rateLimits?: RateLimits;
+  /** The event intake's quiet period before an account's step (the workers' setting). */
+  events?: { quietSeconds: number };
   https?: boolean;
   trustProxy?: boolean;
   /** How alert destinations are checked (allowed hosts, mail relay) and alerts delivered. */
@@ -82,6 +84,7 @@ export async function connectAppDeps(options: {
       publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
       accessPaths,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+      ...(options.events ? { events: options.events } : {}),
       ...(options.https ? { https: true } : {}),
       ...(options.trustProxy ? { trustProxy: true } : {}),
       services: {

@@ -93,6 +93,7 @@ async function main() {
     trustProxy: config.TRUST_PROXY,
     alerts: alertSettingsOf(config),
     rateLimits: rateLimitsOf(config),
+    events: { quietSeconds: config.SIGHTLINE_EVENT_QUIET_SECONDS },
   });
   undo.push(() => running.close());
   // What the operator must settle since tenant isolation: logged at every start until settled.

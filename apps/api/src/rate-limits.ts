@@ -58,6 +58,8 @@ export class TokenBuckets {
 export interface RateLimits {
   perClient?: TokenBuckets;
   perKey?: TokenBuckets;
+  /** Per monitored account's event source (`POST /events/aws`). */
+  perEventSource?: TokenBuckets;
 }
 
 /** The variables `rateLimitsOf` reads. */
@@ -67,6 +69,8 @@ export type RateLimitConfig = Pick<
   | "SIGHTLINE_RATE_LIMIT_KEY_BURST"
   | "SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND"
   | "SIGHTLINE_RATE_LIMIT_CLIENT_BURST"
+  | "SIGHTLINE_RATE_LIMIT_EVENTS_PER_SECOND"
+  | "SIGHTLINE_RATE_LIMIT_EVENTS_BURST"
   | "SIGHTLINE_API_PROCESSES"
 >;
 
@@ -84,6 +88,12 @@ export function rateLimitsOf(config: RateLimitConfig, now?: () => number): RateL
       perKey: share(
         config.SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND,
         config.SIGHTLINE_RATE_LIMIT_KEY_BURST,
+      ),
+    }),
+    ...(config.SIGHTLINE_RATE_LIMIT_EVENTS_PER_SECOND > 0 && {
+      perEventSource: share(
+        config.SIGHTLINE_RATE_LIMIT_EVENTS_PER_SECOND,
+        config.SIGHTLINE_RATE_LIMIT_EVENTS_BURST,
       ),
     }),
     ...(config.SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND > 0 && {

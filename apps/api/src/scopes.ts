@@ -12,6 +12,6 @@ export const customerScope = (p: Params): Scope => ({ customerId: p.customerId ?
  * whether or not the execution exists.
  */
 export function executionScope(p: Params): Scope {
-  const owner = /^(?:ondemand|daily)-(C\d+|P\d{6})-/.exec(p.executionId ?? "")?.[1] ?? "";
+  const owner = /^(?:ondemand|daily|event)-(C\d+|P\d{6})-/.exec(p.executionId ?? "")?.[1] ?? "";
   return owner.startsWith("P") ? { partnerId: owner } : { customerId: owner };
 }

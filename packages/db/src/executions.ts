@@ -2,6 +2,7 @@ import type {
   ExecutionFailure,
   ExecutionKind,
   ExecutionRecord,
+  ExecutionStage,
   ExecutionStatus,
   ExecutionWarning,
 } from "@sightline/domain";
@@ -69,9 +70,14 @@ export async function insertExecution(
   }
 }
 
+/**
+ * The account's queued or running full analysis (or, with `event`, its event step): each kind
+ * has one at most at a time.
+ */
 export async function findActiveExecution(
   db: Executor,
-  key: { customerId: string; accountId: string },
+  key: { customerId: string; accountId: string; kind?: string },
+  lane: "full" | "event" = key.kind === "event" ? "event" : "full",
 ): Promise<string | undefined> {
   const [row] = await db
     .select({ executionId: executions.executionId })
@@ -81,6 +87,7 @@ export async function findActiveExecution(
         eq(executions.customerId, key.customerId),
         eq(executions.accountId, key.accountId),
         inArray(executions.status, ACTIVE),
+        lane === "event" ? eq(executions.kind, "event") : ne(executions.kind, "event"),
       ),
     );
   return row?.executionId;
@@ -131,7 +138,22 @@ export function toExecutionRecord(
       : {}),
     ...(counts?.changes != null ? { changes: counts.changes } : {}),
     ...(counts?.findings != null ? { findings: counts.findings } : {}),
+    ...(row.status === "running" && row.stage ? { stage: row.stage as ExecutionStage } : {}),
+    ...(row.status === "running" && row.progress ? { progress: row.progress } : {}),
   };
+}
+
+/** What a running attempt is doing now (and how far), for a person watching; never fenced. */
+export async function setExecutionStage(
+  db: Executor,
+  executionId: string,
+  stage: ExecutionStage,
+  progress?: { done: number; total: number; unit: string },
+): Promise<void> {
+  await db
+    .update(executions)
+    .set({ stage, progress: progress ?? null })
+    .where(and(eq(executions.executionId, executionId), eq(executions.status, "running")));
 }
 
 export async function getExecution(db: Executor, executionId: string): Promise<Row | undefined> {

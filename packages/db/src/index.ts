@@ -1,5 +1,6 @@
 export * from "./access-changes.ts";
 export * from "./account-context.ts";
+export * from "./account-events.ts";
 export * from "./account-snapshots.ts";
 export * from "./alert-deliveries.ts";
 export * from "./alert-destinations.ts";
@@ -30,9 +31,11 @@ export {
   runningEmbeddedPostgresUrl,
   startEmbeddedPostgres,
 } from "./embedded.ts";
+export * from "./event-sources.ts";
 export * from "./execution-credentials.ts";
 export * from "./executions.ts";
 export * from "./findings.ts";
+export * from "./job-leases.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
 export * from "./oem-grants.ts";

@@ -90,6 +90,8 @@ export const accessChanges = pgTable(
     analysisTime: timestamp("analysis_time", { withTimezone: true, mode: "date" }).notNull(),
     kind: text("kind").notNull(),
     change: jsonb("change").notNull(),
+    /** What caused it, where known (an event step's events; the principal or policy it names). */
+    cause: jsonb("cause"),
   },
   (t) => [
     primaryKey({ columns: [t.executionId, t.changeId] }),

@@ -196,16 +196,25 @@ export const executions = pgTable(
      * delivery: the analysis's minute, or the next one no other execution of the account has.
      */
     reportMinute: timestamp("report_minute", { withTimezone: true, mode: "date" }),
+    /** What a running attempt is doing (`collecting`, `analysing`, …), for a person watching. */
+    stage: text("stage"),
+    /** Its progress where countable: `{ done, total, unit }`. */
+    progress: jsonb("progress").$type<{ done: number; total: number; unit: string }>(),
   },
   (t) => [
     index("executions_account_created_idx").on(t.customerId, t.accountId, t.createdAt.desc()),
+    // Full analyses and event steps each one at a time per account; they never run together
+    // (an event step waits for the full analysis), but one may be queued behind the other.
     uniqueIndex("executions_one_active_per_account")
       .on(t.customerId, t.accountId)
-      .where(sql`status in ('queued', 'running')`),
+      .where(sql`status in ('queued', 'running') and kind <> 'event'`),
+    uniqueIndex("executions_one_active_event_step_per_account")
+      .on(t.customerId, t.accountId)
+      .where(sql`status in ('queued', 'running') and kind = 'event'`),
     uniqueIndex("executions_report_minute_per_account")
       .on(t.customerId, t.accountId, t.reportMinute)
       .where(sql`report_minute is not null`),
-    check("executions_kind", sql`kind in ('ondemand', 'daily')`),
+    check("executions_kind", sql`kind in ('ondemand', 'daily', 'event')`),
     check("executions_status", sql`status in ('queued', 'running', 'succeeded', 'failed')`),
   ],
 );

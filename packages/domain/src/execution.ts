@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { AccountId, CustomerId, MappedCustomerId } from "./identifiers.ts";
 
-export const ExecutionKind = z.enum(["ondemand", "daily"]);
+/** `event`: a step applying an account's CloudTrail events (the event-driven analysis). */
+export const ExecutionKind = z.enum(["ondemand", "daily", "event"]);
 export type ExecutionKind = z.infer<typeof ExecutionKind>;
 
 export const ExecutionStatus = z.enum(["queued", "running", "succeeded", "failed"]);
@@ -11,7 +12,7 @@ export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
 export const ExecutionId = z
   .string()
   .regex(
-    /^(ondemand|daily)-(C\d{5,6}|P\d{6}-\d{12})-(\d{12}|[0-9a-fA-F-]{36})-\d{4}-\d\d-\d\d_[A-Z0-9]{4}$/,
+    /^(ondemand|daily|event)-(C\d{5,6}|P\d{6}-\d{12})-(\d{12}|[0-9a-fA-F-]{36})-\d{4}-\d\d-\d\d_[A-Z0-9]{4}$/,
     "must be an execution ID, e.g. ondemand-C12345-123456789012-2026-01-31_AB12",
   );
 export type ExecutionId = z.infer<typeof ExecutionId>;
@@ -32,6 +33,17 @@ export function formatExecutionId(input: {
     .join("");
   return `${input.kind}-${input.customerId}-${input.accountId}-${date}_${suffix}`;
 }
+
+/** What a running execution is doing (`GET /executions/{id}`). */
+export const ExecutionStage = z.enum([
+  "collecting",
+  "analysing",
+  "writing",
+  "delivering",
+  "storing",
+  "alerting",
+]);
+export type ExecutionStage = z.infer<typeof ExecutionStage>;
 
 /** Something an analysis could not see or apply; the run still succeeds. */
 export const ExecutionWarning = z.object({
@@ -59,6 +71,17 @@ export const ExecutionRecord = z
     reports: z.array(z.string()),
     warnings: z.array(ExecutionWarning),
     failure: ExecutionFailure.optional(),
+    /** Extension: what a running attempt is doing, and how far, where countable. */
+    stage: ExecutionStage.optional(),
+    progress: z
+      .object({
+        done: z.number().int().nonnegative(),
+        total: z.number().int().nonnegative(),
+        unit: z.string(),
+      })
+      .optional(),
+    /** Extension, `kind: "event"`: the CloudTrail event IDs this step applied. */
+    events: z.array(z.string()).optional(),
     /** Extension: what the comparison with the account's previous analysis found. */
     changes: z
       .number()

@@ -14,6 +14,7 @@ export * from "./capability-map.ts";
 export * from "./delivery-verification.ts";
 export * from "./direct-customer.ts";
 export * from "./errors.ts";
+export * from "./event-source.ts";
 export * from "./execution.ts";
 export * from "./identifiers.ts";
 export * from "./map-concurrent.ts";

@@ -42,6 +42,16 @@ export {
   getDeliveryVerification,
 } from "./delivery/delivery-verification.ts";
 export {
+  eventTokenHash,
+  readEventSource,
+  removeEventSource,
+  rotateEventToken,
+} from "./events/event-sources.ts";
+export {
+  eventSourceOfToken,
+  receiveAwsEvent,
+} from "./events/receive-aws-event.ts";
+export {
   type AccessPaths,
   type AccessPathThreadOptions,
   AccessPathThreads,
@@ -55,6 +65,7 @@ export {
   DEFAULT_QUEUE_SETTINGS,
   type QueueSettings,
 } from "./queue/analysis-queue.ts";
+export { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from "./queue/lease-keeper.ts";
 export { loadMasterKey } from "./runtime/load-master-key.ts";
 export { type OpenedServices, openServiceContext } from "./runtime/open-service-context.ts";
 export { startJobQueue } from "./runtime/start-job-queue.ts";
@@ -74,4 +85,5 @@ export {
   triggerAnalysis,
 } from "./triggers/trigger-analysis.ts";
 export { alertPayloadOf, deliverAlert } from "./worker/alert-job.ts";
+export { DEFAULT_EVENT_SETTINGS, type EventSettings } from "./worker/event-job.ts";
 export { startWorker, type WorkerSettings } from "./worker/start-worker.ts";

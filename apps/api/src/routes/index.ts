@@ -21,6 +21,7 @@ import {
   rotatePartnerAlertSecret,
 } from "./alert-destinations.ts";
 import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
+import { receiveAwsEventRoute } from "./aws-events.ts";
 import {
   listCustomerChanges,
   listCustomerFindings,
@@ -37,6 +38,7 @@ import {
   partnerDeliveryVerification,
 } from "./delivery-verification.ts";
 import { getDirectCustomerRoute, putDirectCustomerSettingsRoute } from "./direct-customer.ts";
+import { customerEventSource, partnerEventSource } from "./event-sources.ts";
 import { getExecutionRoute, listCustomerExecutions, listPartnerExecutions } from "./executions.ts";
 import { healthz, readyz } from "./health.ts";
 import {
@@ -112,6 +114,13 @@ export const endpoints: readonly Endpoint[] = [
   getCustomerAlertDestinations,
   putCustomerAlertDestinations,
   rotateCustomerAlertSecret,
+  partnerEventSource.rotate,
+  partnerEventSource.read,
+  partnerEventSource.remove,
+  customerEventSource.rotate,
+  customerEventSource.read,
+  customerEventSource.remove,
+  receiveAwsEventRoute,
   createApiKey,
   revokeApiKey,
   putDirectCustomer,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   type AlertOwner,
   changesNotYetAlerted,
+  type Executor,
   insertAlertDelivery,
   listAlertDestinations,
   sqlExecutorOf,
@@ -21,6 +22,8 @@ export interface EnqueueAlertsInput {
   executionId: string;
   analysisTime: Date;
   changes: readonly AccessChange[];
+  /** Each alert's transaction as the holder of the job's lease (`JobLease.fenced`). */
+  fenced?: <T>(write: (tx: Executor) => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -65,7 +68,8 @@ export async function enqueueAlerts(
     const kinds = destination.alertOn as ChangeKind[];
     const matching = changes.filter((change) => kinds.some((k) => changeMatchesKind(change, k)));
     if (matching.length === 0) continue;
-    const alertId = await ctx.db.transaction(async (tx) => {
+    const fenced = input.fenced ?? ((write) => ctx.db.transaction(write));
+    const alertId = await fenced(async (tx) => {
       const fresh = new Set(
         await changesNotYetAlerted(
           tx,

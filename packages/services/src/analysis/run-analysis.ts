@@ -1,4 +1,4 @@
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import type { CollectedAccount } from "@sightline/aws";
 import {
@@ -8,12 +8,15 @@ import {
   finishExecution,
   getReviewSettings,
   loadAccountContext,
+  markEventsApplied,
   requeueExecution,
+  setExecutionStage,
   startExecution,
 } from "@sightline/db";
 import {
   AppError,
   type ExecutionFailure,
+  type ExecutionStage,
   type ExecutionWarning,
   isAzureProvider,
   type Provider,
@@ -34,7 +37,7 @@ import {
   writeAccountReports,
   writeAzureReports,
 } from "@sightline/reports";
-import { enqueueAlerts } from "../alerts/enqueue-alerts.ts";
+import { alertOnChanges } from "../alerts/alert-on-changes.ts";
 import { type AnalysisChanges, recordAnalysisChanges } from "../changes/analysis-changes.ts";
 import { awsResultsInput, azureResultsInput, reanalyseSnapshot } from "../changes/results-input.ts";
 import { ResultsRecorder } from "../changes/results-recorder.ts";
@@ -42,6 +45,7 @@ import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { proveDestination, s3DestinationOf } from "../delivery/delivery-verification.ts";
 import { openReportInbox, type ReportInbox } from "../delivery/report-inbox.ts";
+import { type JobLease, LeaseLostError, UNLEASED } from "../queue/job-lease.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
@@ -80,6 +84,11 @@ function warningsOf(collected: readonly CollectedWarning[], issues: readonly Iss
   return warnings;
 }
 
+/** Shows what the attempt is doing; a failure to say so never fails the analysis. */
+async function stageOf(ctx: ServiceContext, execution: ExecutionRow, stage: ExecutionStage) {
+  await setExecutionStage(ctx.db, execution.executionId, stage).catch(() => {});
+}
+
 /** The key segment of a provider: every AWS partition is `aws`, both Azure clouds `azure`. */
 const reportProviderOf = (provider: string): ReportProvider =>
   isAzureProvider(provider as Provider) ? "azure" : "aws";
@@ -100,20 +109,24 @@ async function analyseAndWrite(
   execution: ExecutionRow,
   account: AccountContext,
   output: { analysisTime: Date; dir: string; formats: ReportFormat[] },
-  log: Logger,
+  { log, lease }: { log: Logger; lease: JobLease },
 ): Promise<{
   reports: WrittenReport[];
   warnings: ExecutionWarning[];
   workbook?: WrittenWorkbookFile;
   changes: AnalysisChanges;
 }> {
+  await stageOf(ctx, execution, "collecting");
   const collected = await collectOrReuse(ctx, settings, execution, account);
   log.info({ warnings: collected.warnings.length }, "collected");
+  lease.check();
+  await stageOf(ctx, execution, "analysing");
   // The results are stored and compared with the previous analysis's, then delivered as reports.
   const review = await getReviewSettings(ctx.db, execution.customerId);
   // The reports read the analysis through `results`, which keeps what the store needs.
-  const compare = (results: ResultsRecorder) =>
-    recordAnalysisChanges({
+  const compare = async (results: ResultsRecorder) => {
+    await stageOf(ctx, execution, "storing");
+    return recordAnalysisChanges({
       db: ctx.db,
       execution: { ...execution, analysisTime: output.analysisTime },
       results,
@@ -121,10 +134,13 @@ async function analyseAndWrite(
       settings: review,
       dir: output.dir,
       formats: output.formats,
+      fenced: (write) => lease.fenced(ctx.db, write),
     });
+  };
   if (isAzureCollection(collected)) {
     const analysis = analyzeAzureSubscription(collected.snapshot);
     const results = new ResultsRecorder(azureResultsInput(analysis));
+    await stageOf(ctx, execution, "writing");
     const reports = await writeAzureReports({
       snapshot: collected.snapshot,
       analysis: results.observed(),
@@ -134,10 +150,12 @@ async function analyseAndWrite(
     const warnings = [...warningsOf(collected.warnings, analysis.issues), ...changes.warnings];
     return { reports: [...reports, ...changes.reports], warnings, changes };
   }
-  const written = await writeAwsReports(collected, execution.accountId, {
-    ...output,
-    workbook: settings.workbook === true,
-  });
+  const written = await writeAwsReports(
+    collected,
+    execution.accountId,
+    { ...output, workbook: settings.workbook === true },
+    () => stageOf(ctx, execution, "writing"),
+  );
   const { reports, workbook } = written;
   const changes = await compare(written.results);
   const warnings = [...written.warnings, ...changes.warnings];
@@ -158,6 +176,7 @@ async function writeAwsReports(
   collected: CollectedAccount,
   accountId: string,
   output: { analysisTime: Date; dir: string; formats: ReportFormat[]; workbook: boolean },
+  writing: () => Promise<void>,
 ): Promise<{
   reports: WrittenReport[];
   workbook?: WrittenWorkbookFile;
@@ -167,6 +186,7 @@ async function writeAwsReports(
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [accountId] });
   const results = new ResultsRecorder(awsResultsInput(analysis, collected));
+  await writing();
   const { reports, workbook } = await writeAccountReports({
     model,
     analysis: results.observed(),
@@ -188,7 +208,7 @@ async function analyseAndDeliver(
   execution: ExecutionRow,
   account: AccountContext,
   inbox: ReportInbox,
-  { workDir, log }: { workDir: string; log: Logger },
+  { workDir, log, lease }: { workDir: string; log: Logger; lease: JobLease },
 ): Promise<string[]> {
   const destination = s3DestinationOf(account.delivery);
   const proofWarnings = destination
@@ -198,7 +218,9 @@ async function analyseAndDeliver(
     : [];
   for (const warning of proofWarnings) log.warn({ inbox: inbox.location }, warning.message);
   const analysisTime = execution.startedAt ?? ctx.now();
-  await rm(workDir, { recursive: true, force: true });
+  // An earlier attempt's files (its worker died) go; this attempt writes in a folder of its own,
+  // so that one that lost its lease and wakes up late cannot remove or mix into this one's.
+  await rm(path.dirname(workDir), { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   const flags = account.delivery.featureFlags;
   const written = await analyseAndWrite(
@@ -207,12 +229,14 @@ async function analyseAndDeliver(
     execution,
     account,
     { analysisTime, dir: workDir, formats: formatsFor(settings, flags.hiveEnabled === true) },
-    log,
+    { log, lease },
   );
+  lease.check();
   const { reports } = written;
   const warnings = [...proofWarnings, ...written.warnings];
   log.info({ rows: Object.fromEntries(reports.map((r) => [r.type, r.rows])) }, "reports written");
   log.info(written.changes.counts, "compared with the previous analysis");
+  await stageOf(ctx, execution, "delivering");
   const reportKeys = await deliverReports({
     inbox,
     executionId: execution.executionId,
@@ -232,45 +256,20 @@ async function analyseAndDeliver(
     reports,
     ...(written.workbook ? { workbook: written.workbook } : {}),
     warnings,
+    fence: (write) => lease.fenced(ctx.db, write),
+    signal: lease.signal,
   });
   // Enqueued before the success is recorded: an execution that has succeeded has its alerts.
-  await alertOnChanges(ctx, execution, analysisTime, written.changes, log);
-  await finishExecution(ctx.db, execution.executionId, {
-    status: "succeeded",
-    reportKeys,
-    warnings,
+  await stageOf(ctx, execution, "alerting");
+  await alertOnChanges(ctx, execution, analysisTime, written.changes.changes, { log, lease });
+  await lease.fenced(ctx.db, async (tx) => {
+    // The events that arrived before this collection began are in it: no step applies them.
+    if (execution.startedAt)
+      await markEventsApplied(tx, execution, execution.executionId, execution.startedAt);
+    await finishExecution(tx, execution.executionId, { status: "succeeded", reportKeys, warnings });
   });
   log.info({ inbox: inbox.location, objects: reportKeys.length }, "delivered");
   return reportKeys;
-}
-
-/**
- * Alerts the owner's destinations of what changed, once the reports are delivered. The changes
- * are stored and delivered already: an alert that cannot be enqueued is logged, and the
- * execution stays a success (running it again would enqueue the same alerts, never twice).
- */
-async function alertOnChanges(
-  ctx: ServiceContext,
-  execution: ExecutionRow,
-  analysisTime: Date,
-  changes: AnalysisChanges,
-  log: Logger,
-): Promise<void> {
-  if (changes.changes.length === 0) return;
-  try {
-    const { enqueued } = await enqueueAlerts(ctx, {
-      customerId: execution.customerId,
-      ...(execution.partnerId ? { partnerId: execution.partnerId } : {}),
-      provider: execution.provider,
-      accountId: execution.accountId,
-      executionId: execution.executionId,
-      analysisTime,
-      changes: changes.changes,
-    });
-    if (enqueued > 0) log.info({ alerts: enqueued }, "alerts enqueued");
-  } catch (error) {
-    log.error({ err: error }, "the alerts of this analysis could not be enqueued");
-  }
 }
 
 /**
@@ -282,12 +281,13 @@ export async function runAnalysis(
   ctx: ServiceContext,
   settings: AnalysisSettings,
   executionId: string,
-  attempt: { final: boolean },
+  attempt: { final: boolean; lease?: JobLease },
 ): Promise<RunOutcome> {
+  const lease = attempt.lease ?? UNLEASED;
   const execution = await startExecution(ctx.db, executionId);
   if (!execution) return { status: "skipped" };
   const log = ctx.logger.child({ executionId, attempt: execution.attempts });
-  const workDir = path.join(settings.workDir, executionId);
+  const workDir = path.join(settings.workDir, executionId, String(execution.attempts));
   try {
     const account = await loadAccountContext(ctx.db, execution);
     if (!account)
@@ -300,12 +300,15 @@ export async function runAnalysis(
       const reportKeys = await analyseAndDeliver(ctx, settings, execution, account, inbox, {
         workDir,
         log,
+        lease,
       });
       return { status: "succeeded", reportKeys };
     } finally {
       inbox.destroy();
     }
   } catch (thrown) {
+    // Another attempt owns the execution now: this one records nothing.
+    if (thrown instanceof LeaseLostError) throw thrown;
     const error =
       thrown instanceof AppError
         ? thrown
@@ -319,17 +322,22 @@ export async function runAnalysis(
     if (!(thrown instanceof AppError)) log.error({ err: thrown }, "analysis failed unexpectedly");
     if (error.retryable && !attempt.final) {
       log.warn({ code: error.code }, "attempt failed; it will run again");
-      await requeueExecution(ctx.db, executionId, {
-        code: error.code,
-        message: `attempt ${execution.attempts} failed: ${error.message}`,
-      });
+      await lease.fenced(ctx.db, (tx) =>
+        requeueExecution(tx, executionId, {
+          code: error.code,
+          message: `attempt ${execution.attempts} failed: ${error.message}`,
+        }),
+      );
       return { status: "retrying", error };
     }
     const failure = { code: error.code, message: error.message };
-    await finishExecution(ctx.db, executionId, { status: "failed", failure, warnings: [] });
+    await lease.fenced(ctx.db, (tx) =>
+      finishExecution(tx, executionId, { status: "failed", failure, warnings: [] }),
+    );
     log.warn({ code: error.code }, "analysis failed");
     return { status: "failed", failure };
   } finally {
     await rm(workDir, { recursive: true, force: true });
+    await rmdir(path.dirname(workDir)).catch(() => {});
   }
 }

@@ -44,6 +44,17 @@ export const MAX_ALERT_CHANGES = 10_000;
 const BATCH = 200;
 const RESOURCE_PAGE = 20;
 
+/**
+ * Runs a write as the attempt holding the job's lease (`JobLease.fenced`), or throws writing
+ * nothing; the default writes unfenced (tests, the CLI).
+ */
+export type FencedWrite = <T>(write: (tx: Executor) => Promise<T>) => Promise<T>;
+
+const unfenced =
+  (db: Executor): FencedWrite =>
+  (write) =>
+    write(db);
+
 interface ExecutionKey {
   executionId: string;
   customerId: string;
@@ -61,41 +72,48 @@ export async function storeAnalysisResults(
   execution: ExecutionKey,
   recorder: ResultsRecorder,
   collector?: FindingCollector,
+  fenced: FencedWrite = unfenced(db),
 ): Promise<{ principals: number; resources: number; reachDictionary: ReachDictionary }> {
   const { executionId } = execution;
   const records = recorder.records();
-  await beginAnalysisResult(db, {
-    executionId,
-    customerId: execution.customerId,
-    accountId: execution.accountId,
-    provider: execution.provider,
-    analysisTime: execution.analysisTime,
-    resultsVersion: currentResultsVersion(),
-    previousExecutionId: null,
-  });
+  await fenced((tx) =>
+    beginAnalysisResult(tx, {
+      executionId,
+      customerId: execution.customerId,
+      accountId: execution.accountId,
+      provider: execution.provider,
+      analysisTime: execution.analysisTime,
+      resultsVersion: currentResultsVersion(),
+      previousExecutionId: null,
+    }),
+  );
   for (let i = 0; i < records.principals.length; i += BATCH) {
     const batch = records.principals.slice(i, i + BATCH);
     for (const { head } of batch) collector?.addPrincipal(head);
-    await insertPrincipalResults(
-      db,
-      executionId,
-      batch.map((p) => p.stored),
+    await fenced((tx) =>
+      insertPrincipalResults(
+        tx,
+        executionId,
+        batch.map((p) => p.stored),
+      ),
     );
   }
   for (let i = 0; i < records.resources.length; i += RESOURCE_PAGE) {
     const batch = records.resources.slice(i, i + RESOURCE_PAGE);
     for (const { head, summary } of batch) collector?.addResource(head, summary);
-    await insertResourceResults(
-      db,
-      executionId,
-      batch.map((r) => r.stored),
+    await fenced((tx) =>
+      insertResourceResults(
+        tx,
+        executionId,
+        batch.map((r) => r.stored),
+      ),
     );
   }
   const counts = { principals: records.principals.length, resources: records.resources.length };
-  await finishAnalysisResult(db, executionId, {
-    ...counts,
-    reachDictionary: await encodeReachDictionary(records.reachDictionary),
-  });
+  const reach = await encodeReachDictionary(records.reachDictionary);
+  await fenced((tx) =>
+    finishAnalysisResult(tx, executionId, { ...counts, reachDictionary: reach }),
+  );
   return { ...counts, reachDictionary: records.reachDictionary };
 }
 
@@ -174,11 +192,14 @@ export async function recordAnalysisChanges(input: {
   settings?: ReviewSettings;
   dir: string;
   formats: readonly ReportFormat[];
+  /** Every write as the lease holder (the worker's job lease). */
+  fenced?: FencedWrite;
 }): Promise<AnalysisChanges> {
   const { db, execution } = input;
+  const fenced = input.fenced ?? unfenced(db);
   const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
   const collector = new FindingCollector(execution, execution.analysisTime, settings);
-  const stored = await storeAnalysisResults(db, execution, input.results, collector);
+  const stored = await storeAnalysisResults(db, execution, input.results, collector, fenced);
   input.results.release();
   const { reachDictionary } = stored;
   const warnings: ExecutionWarning[] = [];
@@ -188,15 +209,18 @@ export async function recordAnalysisChanges(input: {
     if (snapshot) {
       const again = await input.reanalyse(snapshot.data);
       const recorder = new ResultsRecorder(again);
-      await storeAnalysisResults(db, previous, recorder);
+      await storeAnalysisResults(db, previous, recorder, undefined, fenced);
       recorder.release();
       // Its own comparison stays what it was when it was delivered.
-      if (previous.changes !== null && previous.findings !== null)
-        await recordComparison(db, previous.executionId, {
-          previousExecutionId: previous.previousExecutionId,
-          changes: previous.changes,
-          findings: previous.findings,
-        });
+      const { changes, findings, previousExecutionId } = previous;
+      if (changes !== null && findings !== null)
+        await fenced((tx) =>
+          recordComparison(tx, previous?.executionId ?? "", {
+            previousExecutionId,
+            changes,
+            findings,
+          }),
+        );
     } else {
       warnings.push({
         code: "changes-baseline",
@@ -218,7 +242,8 @@ export async function recordAnalysisChanges(input: {
     if (!previous) return;
     let pending: StoredAccessChange[] = [];
     const flush = async () => {
-      await insertAccessChanges(db, execution, pending, changeCount - pending.length);
+      const batch = pending;
+      await fenced((tx) => insertAccessChanges(tx, execution, batch, changeCount - batch.length));
       pending = [];
     };
     const streams = [
@@ -243,7 +268,7 @@ export async function recordAnalysisChanges(input: {
       }
     await flush();
   }
-  await deleteAccessChanges(db, execution.executionId);
+  await fenced((tx) => deleteAccessChanges(tx, execution.executionId));
   const formats = [
     ...new Set<ReportFormat>(["jsonl", ...input.formats.filter((f) => f !== "csv")]),
   ];
@@ -251,16 +276,21 @@ export async function recordAnalysisChanges(input: {
     dir: input.dir,
     formats,
   });
-  const { current, resolved } = await recordFindings(db, execution, collector.findings());
+  const { current, resolved } = await fenced((tx) =>
+    recordFindings(tx, execution, collector.findings()),
+  );
   const ocsf = function* () {
     for (const row of [...current, ...resolved]) yield ocsfFinding(row, execution);
   };
   const findingsReport = await writeReport("findings", ocsf(), { dir: input.dir, formats });
-  await recordComparison(db, execution.executionId, {
-    previousExecutionId: previous?.executionId ?? null,
-    changes: changeCount,
-    findings: current.length,
-  });
+  const previousExecutionId = previous?.executionId ?? null;
+  await fenced((tx) =>
+    recordComparison(tx, execution.executionId, {
+      previousExecutionId,
+      changes: changeCount,
+      findings: current.length,
+    }),
+  );
   return {
     reports: [changesReport, findingsReport],
     changes: alertChanges,

@@ -29,6 +29,13 @@ interface DeliveryInput {
   /** k9's workbook of the run, delivered dated and listed in the dated manifest. */
   workbook?: WrittenWorkbookFile;
   warnings: readonly ManifestWarning[];
+  /**
+   * Runs a manifest's write as the holder of the job's lease (its row locked meanwhile), so that
+   * an attempt that lost its job never vouches for objects; default: unfenced.
+   */
+  fence?: <T>(write: () => Promise<T>) => Promise<T>;
+  /** Aborted once the job's lease is lost: no further object is sent. */
+  signal?: AbortSignal;
 }
 
 /** Uploads each file once; a file already in the inbox under another key is copied there. */
@@ -36,8 +43,10 @@ async function place(
   inbox: ReportInbox,
   objects: readonly PlannedObject[],
   sentAs: Map<string, string>,
+  signal: AbortSignal | undefined,
 ) {
   for (const { key, file } of objects) {
+    signal?.throwIfAborted();
     const sha256 = file.sha256;
     const sent = sentAs.get(file.path);
     if (sent !== undefined && file.bytes <= MAX_COPY_BYTES) {
@@ -57,7 +66,8 @@ async function putManifest(
 ): Promise<void> {
   const manifest = buildManifest({ ...input, objects });
   const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-  await input.inbox.putBytes(key, bytes, { contentType: "application/json" });
+  const fence = input.fence ?? ((write) => write());
+  await fence(() => input.inbox.putBytes(key, bytes, { contentType: "application/json" }));
 }
 
 /**
@@ -72,15 +82,15 @@ export async function deliverReports(input: DeliveryInput): Promise<string[]> {
   const { inbox, target } = input;
   const plan = planReportObjects(input.reports, target, input.workbook);
   const sentAs = new Map<string, string>();
-  await place(inbox, plan.dated, sentAs);
-  await place(inbox, plan.hive, sentAs);
+  await place(inbox, plan.dated, sentAs, input.signal);
+  await place(inbox, plan.hive, sentAs, input.signal);
   const datedManifest = datedManifestKey(target);
   await putManifest(input, datedManifest, plan.dated);
   const keys = [...plan.dated.map((o) => o.key), ...plan.hive.map((o) => o.key), datedManifest];
   if (plan.latest.length === 0) return keys;
   const latestManifest = latestManifestKey(target);
-  await inbox.deleteObject(latestManifest);
-  await place(inbox, plan.latest, sentAs);
+  await (input.fence ?? ((write) => write()))(() => inbox.deleteObject(latestManifest));
+  await place(inbox, plan.latest, sentAs, input.signal);
   await putManifest(input, latestManifest, plan.latest);
   return [...keys, ...plan.latest.map((o) => o.key), latestManifest];
 }

@@ -1,6 +1,8 @@
 import { type Executor, sqlExecutorOf } from "@sightline/db";
 import type PgBoss from "pg-boss";
 import { ALERT_QUEUE, ALERT_QUEUE_OPTIONS, LOST_ALERT_QUEUE } from "./alert-queue.ts";
+import { EVENT_QUEUE, EVENT_QUEUE_OPTIONS, LOST_EVENT_QUEUE } from "./event-queue.ts";
+import type { LeaseSettings } from "./lease-keeper.ts";
 
 export const ANALYSIS_QUEUE = "analysis";
 /** Analysis jobs that failed for good without recording it (their worker kept dying). */
@@ -26,12 +28,16 @@ export interface QueueSettings {
    * exceed the longest analysis: a 10,000-principal account took 2–3 minutes in the benchmark.
    */
   expireInSeconds: number;
+  /** Running jobs' leases: how a dead worker's job comes back within seconds. */
+  lease?: LeaseSettings;
 }
 
 export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
   retryLimit: 3,
   retryDelaySeconds: 30,
-  expireInSeconds: 15 * 60,
+  // The last resort, well above the lease: the lease brings a dead worker's job back in 20 s,
+  // and ends a hung one after its kind's maximum run time.
+  expireInSeconds: 45 * 60,
 };
 
 /**
@@ -56,6 +62,8 @@ export async function createQueues(boss: PgBoss, settings: QueueSettings): Promi
     [MAINTENANCE_QUEUE, small],
     [LOST_ALERT_QUEUE, small],
     [ALERT_QUEUE, ALERT_QUEUE_OPTIONS],
+    [LOST_EVENT_QUEUE, small],
+    [EVENT_QUEUE, EVENT_QUEUE_OPTIONS],
   ];
   for (const [name, options] of queues) {
     // Processes starting together on a new database create the same queues at once: pg-boss's

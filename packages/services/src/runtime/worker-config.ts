@@ -11,6 +11,8 @@ import {
 } from "../alerts/alert-settings.ts";
 import type { AnalysisSettings, AzureSettings } from "../analysis/analysis-settings.ts";
 import { DEFAULT_QUEUE_SETTINGS } from "../queue/analysis-queue.ts";
+import { DEFAULT_LEASE_SETTINGS } from "../queue/lease-keeper.ts";
+import { DEFAULT_EVENT_SETTINGS } from "../worker/event-job.ts";
 import type { WorkerSettings } from "../worker/start-worker.ts";
 
 const list = z.string().transform((text) =>
@@ -72,6 +74,37 @@ export const PipelineConfig = z
       .min(10)
       .default(DEFAULT_QUEUE_SETTINGS.expireInSeconds),
     SIGHTLINE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+    SIGHTLINE_EVENT_QUIET_SECONDS: z.coerce
+      .number()
+      .min(0)
+      .max(300)
+      .default(DEFAULT_EVENT_SETTINGS.quietSeconds),
+    SIGHTLINE_EVENT_MAX_WAIT_SECONDS: z.coerce
+      .number()
+      .min(0)
+      .max(600)
+      .default(DEFAULT_EVENT_SETTINGS.maxWaitSeconds),
+    SIGHTLINE_EVENT_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(32)
+      .default(DEFAULT_EVENT_SETTINGS.concurrency),
+    SIGHTLINE_LEASE_RENEW_SECONDS: z.coerce
+      .number()
+      .min(0.2)
+      .max(60)
+      .default(DEFAULT_LEASE_SETTINGS.renewSeconds),
+    SIGHTLINE_LEASE_LOST_AFTER_SECONDS: z.coerce
+      .number()
+      .min(1)
+      .max(600)
+      .default(DEFAULT_LEASE_SETTINGS.lostAfterSeconds),
+    SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(DEFAULT_LEASE_SETTINGS.maxRunSeconds.analysis),
     /** Internal hosts alert webhooks may reach (tests, an internal relay): `name` or `name:port`. */
     SIGHTLINE_ALERT_ALLOWED_HOSTS: list
       .pipe(
@@ -108,6 +141,16 @@ export const PipelineConfig = z
   .refine((c) => c.SIGHTLINE_SMTP_URL === undefined || c.SIGHTLINE_ALERT_EMAIL_FROM !== undefined, {
     path: ["SIGHTLINE_ALERT_EMAIL_FROM"],
     message: "is required with SIGHTLINE_SMTP_URL (the sender of alert emails)",
+  })
+  .refine((c) => c.SIGHTLINE_LEASE_LOST_AFTER_SECONDS >= 2 * c.SIGHTLINE_LEASE_RENEW_SECONDS, {
+    path: ["SIGHTLINE_LEASE_LOST_AFTER_SECONDS"],
+    message:
+      "must be at least twice SIGHTLINE_LEASE_RENEW_SECONDS (a lease must survive a missed renewal)",
+  })
+  .refine((c) => c.SIGHTLINE_JOB_EXPIRE_SECONDS > c.SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS, {
+    path: ["SIGHTLINE_JOB_EXPIRE_SECONDS"],
+    message:
+      "must exceed SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS (the queue's expiry is the last resort)",
   })
   .refine((c) => (c.SIGHTLINE_CVS_URL === undefined) === (c.SIGHTLINE_CVS_TOKEN === undefined), {
     path: ["SIGHTLINE_CVS_TOKEN"],
@@ -173,12 +216,27 @@ export function workerSettingsOf(config: PipelineConfig, dataDir: string): Worke
       retryLimit: config.SIGHTLINE_JOB_RETRY_LIMIT,
       retryDelaySeconds: config.SIGHTLINE_JOB_RETRY_DELAY_SECONDS,
       expireInSeconds: config.SIGHTLINE_JOB_EXPIRE_SECONDS,
+      lease: {
+        ...DEFAULT_LEASE_SETTINGS,
+        renewSeconds: config.SIGHTLINE_LEASE_RENEW_SECONDS,
+        lostAfterSeconds: config.SIGHTLINE_LEASE_LOST_AFTER_SECONDS,
+        maxRunSeconds: {
+          ...DEFAULT_LEASE_SETTINGS.maxRunSeconds,
+          analysis: config.SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS,
+        },
+      },
     },
     concurrency: config.SIGHTLINE_WORKER_CONCURRENCY,
     dailyCron: config.SIGHTLINE_DAILY_CRON,
     dailyWindowMinutes: config.SIGHTLINE_DAILY_WINDOW_MINUTES,
     snapshotRetentionDays: config.SIGHTLINE_SNAPSHOT_RETENTION_DAYS,
     pollingIntervalSeconds: config.SIGHTLINE_POLL_SECONDS,
+    events: {
+      ...DEFAULT_EVENT_SETTINGS,
+      quietSeconds: config.SIGHTLINE_EVENT_QUIET_SECONDS,
+      maxWaitSeconds: config.SIGHTLINE_EVENT_MAX_WAIT_SECONDS,
+      concurrency: config.SIGHTLINE_EVENT_CONCURRENCY,
+    },
   };
 }
 

@@ -4,9 +4,6 @@ import {
   countOnDemandExecutions,
   type EncryptedCredential,
   insertExecution,
-  loadAccountContext,
-  loadDirectAccountContext,
-  loadPartnerAccountContext,
   type NewExecution,
 } from "@sightline/db";
 import {
@@ -26,12 +23,9 @@ import { requireOemGrant } from "../analysis/vending-call.ts";
 import type { ServiceContext } from "../context.ts";
 import { sealForExecution } from "../credentials/envelope.ts";
 import { enqueueAnalysis } from "../queue/analysis-queue.ts";
+import { type AccountOwner, loadOwnerAccount } from "./account-owner.ts";
 
-/** Whose account is analysed: a partner customer's, a direct customer's, or by customer ID. */
-export type AccountOwner =
-  | { kind: "partner"; partnerId: string; partnerCustomerId: string }
-  | { kind: "direct"; customerId: string }
-  | { kind: "customer-id"; customerId: string };
+export type { AccountOwner } from "./account-owner.ts";
 
 export interface TriggerRequest {
   owner: AccountOwner;
@@ -51,18 +45,6 @@ export interface TriggeredExecution {
 
 const SUFFIX_ATTEMPTS = 5;
 
-function ownerNotConfigured(owner: AccountOwner): AppError {
-  if (owner.kind === "partner")
-    return new AppError(
-      "NOT_FOUND",
-      `Customer ${owner.partnerCustomerId} of partner ${owner.partnerId} is not configured: PUT /partner/${owner.partnerId}/customer/${owner.partnerCustomerId} first`,
-    );
-  return new AppError(
-    "NOT_FOUND",
-    `Customer ${owner.customerId} is not registered: the operator registers it with PUT /admin/customers/${owner.customerId}`,
-  );
-}
-
 function accountNotConfigured(owner: AccountOwner, accountId: string): AppError {
   const path =
     owner.kind === "partner"
@@ -73,12 +55,6 @@ function accountNotConfigured(owner: AccountOwner, accountId: string): AppError 
     "NOT_FOUND",
     `Account ${accountId} is not monitored: configure it with PUT ${path} first${own}`,
   );
-}
-
-function loadContext(ctx: ServiceContext, owner: AccountOwner, accountId: string) {
-  if (owner.kind === "partner") return loadPartnerAccountContext(ctx.db, { ...owner, accountId });
-  if (owner.kind === "direct") return loadDirectAccountContext(ctx.db, { ...owner, accountId });
-  return loadAccountContext(ctx.db, { customerId: owner.customerId, accountId });
 }
 
 /** Provider and auditor of the run; refuses what cannot be analysed. */
@@ -129,8 +105,7 @@ export async function triggerAnalysis(
   request: TriggerRequest,
 ): Promise<TriggeredExecution> {
   const now = ctx.now();
-  const account = await loadContext(ctx, request.owner, request.accountId);
-  if (!account) throw ownerNotConfigured(request.owner);
+  const account = await loadOwnerAccount(ctx, request.owner, request.accountId);
   const auditor = chooseAuditor(request, account, now);
   if (request.kind === "ondemand") await checkDailyLimit(ctx, account, now);
   for (let attempt = 0; attempt < SUFFIX_ATTEMPTS; attempt++) {

@@ -14,6 +14,7 @@ import { type SecurityHubConfig, sendToSecurityHub } from "../alerts/send-securi
 import { type SendResult, sendWebhook } from "../alerts/send-webhook.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AlertJob } from "../queue/alert-queue.ts";
+import { type JobLease, UNLEASED } from "../queue/job-lease.ts";
 
 /** The webhook body: exactly what is signed and sent. */
 export function alertPayloadOf(delivery: AlertDeliveryRow): AlertPayload {
@@ -78,12 +79,15 @@ async function send(
 export async function deliverAlert(
   ctx: ServiceContext,
   alertId: string,
-  options: { final: boolean },
+  options: { final: boolean; lease?: JobLease },
 ): Promise<"done" | "retry"> {
+  const lease = options.lease ?? UNLEASED;
   const delivery = await getAlertDelivery(ctx.db, alertId);
   if (delivery?.status !== "queued") return "done";
   const destination = await getAlertDestination(ctx.db, delivery.destinationId);
   if (!destination) return "done";
+  // An attempt that lost its job to another sends nothing more (the other sends the same alert ID).
+  lease.check();
   let result: SendResult;
   try {
     result = await send(ctx, destination, delivery);
@@ -99,13 +103,15 @@ export async function deliverAlert(
       : result.outcome === "retry" && !options.final
         ? "retrying"
         : "failed";
-  await recordAlertAttempt(ctx.db, {
-    alertId,
-    destinationId: destination.destinationId,
-    outcome,
-    ...(result.status === undefined ? {} : { status: result.status }),
-    ...(result.outcome === "delivered" ? {} : { error: result.error }),
-  });
+  await lease.fenced(ctx.db, (tx) =>
+    recordAlertAttempt(tx, {
+      alertId,
+      destinationId: destination.destinationId,
+      outcome,
+      ...(result.status === undefined ? {} : { status: result.status }),
+      ...(result.outcome === "delivered" ? {} : { error: result.error }),
+    }),
+  );
   const fields = {
     alertId,
     destinationId: destination.destinationId,
@@ -142,13 +148,11 @@ export function lostAlertHandler(ctx: ServiceContext) {
   };
 }
 
-/** Delivers alert jobs; an attempt that may pass is thrown so that pg-boss retries it. */
+/** Delivers one alert job; an attempt that may pass is thrown so that pg-boss retries it. */
 export function alertJobHandler(ctx: ServiceContext) {
-  return async (jobs: PgBoss.JobWithMetadata<AlertJob>[]) => {
-    for (const job of jobs) {
-      const final = job.retryCount >= job.retryLimit;
-      if ((await deliverAlert(ctx, job.data.alertId, { final })) === "retry")
-        throw new Error(`alert ${job.data.alertId} will be tried again`);
-    }
+  return async (job: PgBoss.JobWithMetadata<AlertJob>, lease: JobLease) => {
+    const final = job.retryCount >= job.retryLimit;
+    if ((await deliverAlert(ctx, job.data.alertId, { final, lease })) === "retry")
+      throw new Error(`alert ${job.data.alertId} will be tried again`);
   };
 }

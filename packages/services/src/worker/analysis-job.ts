@@ -3,21 +3,37 @@ import type PgBoss from "pg-boss";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AnalysisJob } from "../queue/analysis-queue.ts";
+import type { JobLease } from "../queue/job-lease.ts";
 
 /**
- * Runs one analysis job. A failure that may pass is thrown, so that pg-boss runs the job again
- * after its back-off; any other outcome is already recorded, and the job completes.
+ * Runs one analysis job under its lease. A failure that may pass is thrown, so that pg-boss runs
+ * the job again after its back-off; any other outcome is already recorded, and the job completes.
  */
 export function analysisJobHandler(ctx: ServiceContext, settings: AnalysisSettings) {
-  return async (jobs: PgBoss.JobWithMetadata<AnalysisJob>[]) => {
+  return async (job: PgBoss.JobWithMetadata<AnalysisJob>, lease: JobLease) => {
     // The pipeline (AWS SDK, engine, writers: about a second to load) loads with the first job,
     // so that the API answers sooner after start.
     const { runAnalysis } = await import("../analysis/run-analysis.ts");
-    for (const job of jobs) {
-      const final = job.retryCount >= job.retryLimit;
-      const outcome = await runAnalysis(ctx, settings, job.data.executionId, { final });
-      if (outcome.status === "retrying") throw outcome.error;
-    }
+    const final = job.retryCount >= job.retryLimit;
+    const outcome = await runAnalysis(ctx, settings, job.data.executionId, { final, lease });
+    if (outcome.status === "retrying") throw outcome.error;
+  };
+}
+
+/** A hung analysis (alive, renewing, never ending) ends failed once over its maximum run time. */
+export function analysisOverrun(ctx: ServiceContext, maxRunSeconds: number) {
+  return async (job: PgBoss.JobWithMetadata<AnalysisJob>, lease: JobLease) => {
+    ctx.logger.error({ executionId: job.data.executionId }, "analysis over its maximum run time");
+    await lease.fenced(ctx.db, (tx) =>
+      finishExecution(tx, job.data.executionId, {
+        status: "failed",
+        failure: {
+          code: "RUN_TIME_EXCEEDED",
+          message: `The analysis ran for more than ${maxRunSeconds} s without finishing and was stopped; trigger it again, and tell the operator if it recurs`,
+        },
+        warnings: [],
+      }),
+    );
   };
 }
 

@@ -3,6 +3,7 @@ import type { ServiceContext } from "../context.ts";
 import { ALERT_QUEUE, LOST_ALERT_QUEUE } from "../queue/alert-queue.ts";
 import {
   ANALYSIS_QUEUE,
+  type AnalysisJob,
   createQueues,
   DAILY_ACCOUNT_QUEUE,
   DAILY_QUEUE,
@@ -10,9 +11,14 @@ import {
   MAINTENANCE_QUEUE,
   type QueueSettings,
 } from "../queue/analysis-queue.ts";
+import { EVENT_QUEUE, LOST_EVENT_QUEUE } from "../queue/event-queue.ts";
+import { DEFAULT_LEASE_SETTINGS, LeaseKeeper } from "../queue/lease-keeper.ts";
+import { queueSchemaOf } from "../runtime/start-job-queue.ts";
 import { alertJobHandler, lostAlertHandler } from "./alert-job.ts";
-import { analysisJobHandler, lostAnalysisHandler } from "./analysis-job.ts";
+import { analysisJobHandler, analysisOverrun, lostAnalysisHandler } from "./analysis-job.ts";
 import { dailyAccountHandler, dailyFanOutHandler } from "./daily-jobs.ts";
+import { DEFAULT_EVENT_SETTINGS, type EventSettings, eventJobHandler } from "./event-job.ts";
+import { lostEventHandler } from "./lost-event-job.ts";
 import { maintenanceHandler } from "./maintenance-job.ts";
 
 export interface WorkerSettings {
@@ -27,6 +33,8 @@ export interface WorkerSettings {
   snapshotRetentionDays: number;
   /** How often an idle worker asks for a job. */
   pollingIntervalSeconds: number;
+  /** The event lane: debouncing and concurrency (defaults when absent). */
+  events?: EventSettings;
 }
 
 /**
@@ -35,11 +43,26 @@ export interface WorkerSettings {
  * schedules.
  * Stopping (draining) is the boss's: `boss.stop({ graceful: true })`.
  */
-export async function startWorker(ctx: ServiceContext, settings: WorkerSettings): Promise<void> {
+export async function startWorker(
+  ctx: ServiceContext,
+  settings: WorkerSettings,
+): Promise<{ leases: LeaseKeeper }> {
   const { boss } = ctx;
   await createQueues(boss, settings.queue);
   const polling = { pollingIntervalSeconds: settings.pollingIntervalSeconds };
-  const analysis = analysisJobHandler(ctx, settings.analysis);
+  const leaseSettings = settings.queue.lease ?? DEFAULT_LEASE_SETTINGS;
+  const leases = new LeaseKeeper(ctx, leaseSettings, queueSchemaOf(boss));
+  leases.start();
+  boss.once("stopped", () => leases.stop());
+  const analysis = leases.handler(
+    ANALYSIS_QUEUE,
+    "analysis",
+    analysisJobHandler(ctx, settings.analysis),
+    {
+      executionIdOf: (data: AnalysisJob) => data.executionId,
+      onOverrun: analysisOverrun(ctx, leaseSettings.maxRunSeconds.analysis),
+    },
+  );
   for (let i = 0; i < settings.concurrency; i++)
     await boss.work(ANALYSIS_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, analysis);
   await boss.work(LOST_ANALYSIS_QUEUE, polling, lostAnalysisHandler(ctx));
@@ -51,14 +74,25 @@ export async function startWorker(ctx: ServiceContext, settings: WorkerSettings)
     maintenanceHandler(ctx, settings.snapshotRetentionDays),
   );
   // Alerts go out beside analyses: two at a time, so that a slow receiver holds up no other.
-  const alerts = alertJobHandler(ctx);
+  const alerts = leases.handler(ALERT_QUEUE, "alert", alertJobHandler(ctx));
   for (let i = 0; i < 2; i++)
     await boss.work(ALERT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, alerts);
   await boss.work(LOST_ALERT_QUEUE, polling, lostAlertHandler(ctx));
+  // The event lane: its own workers, so that a step never waits behind full analyses.
+  const events = settings.events ?? DEFAULT_EVENT_SETTINGS;
+  const eventSteps = leases.handler(
+    EVENT_QUEUE,
+    "event",
+    eventJobHandler(ctx, { analysis: settings.analysis, events }),
+  );
+  for (let i = 0; i < events.concurrency; i++)
+    await boss.work(EVENT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, eventSteps);
+  await boss.work(LOST_EVENT_QUEUE, polling, lostEventHandler(ctx));
   await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
   await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
   ctx.logger.info(
     { concurrency: settings.concurrency, dailyCron: settings.dailyCron },
     "worker started",
   );
+  return { leases };
 }

@@ -19,7 +19,8 @@ import type { ServiceContext } from "../../src/context.ts";
 import { localMasterKey } from "../../src/credentials/master-key.ts";
 import { ALERT_QUEUE } from "../../src/queue/alert-queue.ts";
 import { DEFAULT_QUEUE_SETTINGS } from "../../src/queue/analysis-queue.ts";
-import { startJobQueue } from "../../src/runtime/start-job-queue.ts";
+import { DEFAULT_LEASE_SETTINGS, LeaseKeeper } from "../../src/queue/lease-keeper.ts";
+import { queueSchemaOf, startJobQueue } from "../../src/runtime/start-job-queue.ts";
 import { alertJobHandler } from "../../src/worker/alert-job.ts";
 
 /** Waits until `check` answers something truthy, polling, or fails after `timeoutMs`. */
@@ -103,7 +104,11 @@ export async function startAlerts(options: { alerts?: AlertSettings; worker?: bo
     await boss.work(
       ALERT_QUEUE,
       { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true },
-      alertJobHandler(ctx),
+      new LeaseKeeper(ctx, DEFAULT_LEASE_SETTINGS, queueSchemaOf(boss)).handler(
+        ALERT_QUEUE,
+        "alert",
+        alertJobHandler(ctx),
+      ),
     );
   afterAll(async () => {
     await boss.stop({ graceful: false, wait: true });

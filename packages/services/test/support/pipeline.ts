@@ -25,7 +25,9 @@ import type { ServiceContext } from "../../src/context.ts";
 import { localMasterKey } from "../../src/credentials/master-key.ts";
 import { getDeliveryVerification } from "../../src/delivery/delivery-verification.ts";
 import type { QueueSettings } from "../../src/queue/analysis-queue.ts";
+import { DEFAULT_LEASE_SETTINGS } from "../../src/queue/lease-keeper.ts";
 import { startJobQueue } from "../../src/runtime/start-job-queue.ts";
+import { DEFAULT_EVENT_SETTINGS, type EventSettings } from "../../src/worker/event-job.ts";
 import { startWorker, type WorkerSettings } from "../../src/worker/start-worker.ts";
 
 export interface Pipeline {
@@ -87,6 +89,8 @@ export async function startPipeline(
     credentialVending?: { url: string; token: string };
     /** Where alerts may go (webhook hosts, a mail relay, Security Hub's endpoints). */
     alerts?: AlertSettings;
+    /** The event lane's settings (default: quick, for tests). */
+    events?: Partial<EventSettings>;
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
@@ -96,7 +100,14 @@ export async function startPipeline(
     : undefined;
   const database = createDb(databaseUrl, { maxConnections: 4 });
   const schema = `pgboss_${randomBytes(4).toString("hex")}`;
-  const queue = { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 60, ...options.queue };
+  // A short lease: a killed worker's job comes back within seconds.
+  const queue: QueueSettings = {
+    retryLimit: 2,
+    retryDelaySeconds: 1,
+    expireInSeconds: 60,
+    lease: { ...DEFAULT_LEASE_SETTINGS, renewSeconds: 0.5, lostAfterSeconds: 4 },
+    ...options.queue,
+  };
   const boss = await startJobQueue({
     databaseUrl,
     logger: silentLogger,
@@ -152,6 +163,13 @@ export async function startPipeline(
     dailyWindowMinutes: 0,
     snapshotRetentionDays: 30,
     pollingIntervalSeconds: 0.5,
+    events: {
+      ...DEFAULT_EVENT_SETTINGS,
+      quietSeconds: 0.5,
+      maxWaitSeconds: 5,
+      fullAnalysisPollSeconds: 1,
+      ...options.events,
+    },
   };
   if (options.worker !== false) await startWorker(ctx, settings);
   else

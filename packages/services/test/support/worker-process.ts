@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createDb } from "@sightline/db";
-import { silentLogger } from "@sightline/logging";
+import { createLogger } from "@sightline/logging";
 import { localMasterKey } from "../../src/credentials/master-key.ts";
 import { startJobQueue } from "../../src/runtime/start-job-queue.ts";
 import { startWorker, type WorkerSettings } from "../../src/worker/start-worker.ts";
@@ -14,10 +14,12 @@ const { databaseUrl, schema, settings } = JSON.parse(process.env.SIGHTLINE_TEST_
   schema: string;
   settings: WorkerSettings;
 };
+// Warnings go to the test over IPC (a lost lease, a retried attempt).
+const logger = createLogger({ level: "warn", write: (line) => process.send?.({ log: line }) });
 const database = createDb(databaseUrl, { maxConnections: 2 });
 const boss = await startJobQueue({
   databaseUrl,
-  logger: silentLogger,
+  logger,
   queue: settings.queue,
   maintenance: true,
   maxConnections: 2,
@@ -28,7 +30,7 @@ await startWorker(
     db: database.db,
     boss,
     masterKey: localMasterKey(randomBytes(32)),
-    logger: silentLogger,
+    logger,
     now: () => new Date(),
   },
   settings,

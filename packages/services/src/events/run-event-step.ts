@@ -1,0 +1,154 @@
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import {
+  type CollectedAccount,
+  collectAccount,
+  patchCollection,
+  readEventTargets,
+} from "@sightline/aws";
+import {
+  type AccountContext,
+  claimPendingEvents,
+  type ExecutionRow,
+  finishExecution,
+  getReviewSettings,
+  latestSnapshot,
+  markEventsApplied,
+  setExecutionStage,
+} from "@sightline/db";
+import {
+  AppError,
+  type AwsEventTarget,
+  type AwsPartition,
+  type ExecutionWarning,
+} from "@sightline/domain";
+import type { Logger } from "@sightline/logging";
+import { alertOnChanges } from "../alerts/alert-on-changes.ts";
+import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
+import { obtainCredentials } from "../analysis/obtain-credentials.ts";
+import { recordAnalysisChanges } from "../changes/analysis-changes.ts";
+import { analyseForResults, reanalyseSnapshot } from "../changes/results-input.ts";
+import { ResultsRecorder } from "../changes/results-recorder.ts";
+import type { ServiceContext } from "../context.ts";
+import type { JobLease } from "../queue/job-lease.ts";
+import {
+  isAzureCollection,
+  readCollection,
+  storeCollection,
+} from "../snapshots/stored-collection.ts";
+import { distinctTargets, type StepTarget } from "./step-target.ts";
+
+/** A stored snapshot older than this is not patched: the step collects the account whole. */
+const MAX_SNAPSHOT_AGE_MS = 24 * 3600 * 1000;
+
+interface StepCollection {
+  collected: CollectedAccount;
+  /** Why the account was collected whole, if it was. */
+  fullBecause?: string;
+}
+
+/**
+ * The account as it is now: the newest stored snapshot patched with what the events name, read
+ * back from AWS; or a full collection when there is no fresh snapshot, or the auditor role
+ * refuses the per-entity reads (a role made from an older template).
+ */
+async function collectStep(
+  ctx: ServiceContext,
+  settings: AnalysisSettings,
+  execution: ExecutionRow,
+  account: AccountContext,
+  targets: readonly StepTarget[],
+): Promise<StepCollection> {
+  const credentials = await obtainCredentials(ctx, settings, execution, account);
+  const common = {
+    credentials,
+    accountId: execution.accountId,
+    partition: execution.provider as AwsPartition,
+    ...(settings.awsClientOptions ? { clientOptions: settings.awsClientOptions } : {}),
+  };
+  const full = async (fullBecause: string): Promise<StepCollection> => ({
+    collected: await collectAccount({
+      ...common,
+      ...(settings.regions ? { regions: settings.regions } : {}),
+      ...settings.collection,
+    }),
+    fullBecause,
+  });
+  const whole = targets.find((t) => t.kind === "account");
+  if (whole?.kind === "account") return full(`an event was not understood (${whole.reason})`);
+  // The incremental reads do not list a group's members: a renamed group is read whole.
+  if (targets.some((t) => t.kind === "group" && t.members === true))
+    return full("a group was renamed: its members name it anew");
+  const stored = await latestSnapshot(ctx.db, execution);
+  if (!stored) return full("the account has no stored snapshot to patch");
+  if (ctx.now().getTime() - stored.collectedAt.getTime() > MAX_SNAPSHOT_AGE_MS)
+    return full("the newest snapshot is more than a day old");
+  const previous = await readCollection(stored);
+  if (isAzureCollection(previous)) return full("the stored snapshot is not an AWS account's");
+  try {
+    const reads = await readEventTargets({ ...common, targets: targets as AwsEventTarget[] });
+    return { collected: patchCollection(previous, reads) };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "INCREMENTAL_READ_DENIED")
+      return full(error.message);
+    throw error;
+  }
+}
+
+/**
+ * One event step of an account: its pending events' targets read back and patched into the
+ * newest snapshot, the account analysed, its results stored as a new version and compared with
+ * the previous one, alerts enqueued, the events marked applied — every write as the holder of the
+ * job's lease. No report is delivered: the daily analysis does that.
+ */
+export async function runEventStep(
+  ctx: ServiceContext,
+  settings: AnalysisSettings,
+  execution: ExecutionRow,
+  account: AccountContext,
+  { lease, log }: { lease: JobLease; log: Logger },
+): Promise<{ changes: number; events: number; warnings: ExecutionWarning[] }> {
+  const events = await claimPendingEvents(ctx.db, execution, execution.executionId);
+  const targets = distinctTargets(events.flatMap((e) => (e.targets ?? []) as StepTarget[]));
+  const warnings: ExecutionWarning[] = [];
+  await setExecutionStage(ctx.db, execution.executionId, "collecting");
+  const { collected, fullBecause } = await collectStep(ctx, settings, execution, account, targets);
+  if (fullBecause) {
+    warnings.push({ code: "event-full-collection", message: `Collected whole: ${fullBecause}` });
+    log.warn({ reason: fullBecause }, "event step: full collection");
+  }
+  lease.check();
+  await lease.fenced(ctx.db, (tx) => storeCollection(tx, execution, collected));
+  await setExecutionStage(ctx.db, execution.executionId, "analysing");
+  const analysisTime = execution.startedAt ?? ctx.now();
+  const results = new ResultsRecorder(analyseForResults(collected));
+  const dir = path.join(settings.workDir, execution.executionId, String(execution.attempts));
+  await mkdir(dir, { recursive: true });
+  try {
+    await setExecutionStage(ctx.db, execution.executionId, "storing");
+    const changes = await recordAnalysisChanges({
+      db: ctx.db,
+      execution: { ...execution, analysisTime },
+      results,
+      reanalyse: reanalyseSnapshot,
+      settings: await getReviewSettings(ctx.db, execution.customerId),
+      dir,
+      formats: ["jsonl"],
+      fenced: (write) => lease.fenced(ctx.db, write),
+    });
+    await setExecutionStage(ctx.db, execution.executionId, "alerting");
+    await alertOnChanges(ctx, execution, analysisTime, changes.changes, { lease, log });
+    const all = [...warnings, ...changes.warnings];
+    await lease.fenced(ctx.db, async (tx) => {
+      await markEventsApplied(tx, execution, execution.executionId);
+      await finishExecution(tx, execution.executionId, {
+        status: "succeeded",
+        reportKeys: [],
+        warnings: all,
+      });
+    });
+    return { changes: changes.counts.changes, events: events.length, warnings: all };
+  } finally {
+    await rm(path.join(settings.workDir, execution.executionId), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,47 @@
+import type { Executor } from "@sightline/db";
+import { sqlExecutorOf } from "@sightline/db";
+import type PgBoss from "pg-boss";
+
+/**
+ * The event lane: one job per account with events pending, taken by its own workers, so that an
+ * event step never waits behind full analyses of other accounts.
+ */
+export const EVENT_QUEUE = "event-step";
+/** Event jobs that failed for good without recording it (their worker kept dying). */
+export const LOST_EVENT_QUEUE = "event-step-lost";
+
+/** An event job names the monitored account; its pending events are in `account_events`. */
+export interface EventStepJob {
+  customerId: string;
+  accountId: string;
+}
+
+/**
+ * `stately`: at most one step of an account queued and one running. A send while one is queued
+ * writes nothing — that queued step reads every pending event when it runs.
+ */
+export const EVENT_QUEUE_OPTIONS: Omit<PgBoss.Queue, "name"> = {
+  policy: "stately",
+  retryLimit: 3,
+  retryDelay: 5,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+  deadLetter: LOST_EVENT_QUEUE,
+};
+
+/** Schedules the account's next event step (nothing if one is queued already). */
+export async function enqueueEventStep(
+  boss: PgBoss,
+  job: EventStepJob & { startAfter: Date },
+  tx?: Executor,
+): Promise<void> {
+  await boss.send(
+    EVENT_QUEUE,
+    { customerId: job.customerId, accountId: job.accountId } satisfies EventStepJob,
+    {
+      singletonKey: `${job.customerId}/${job.accountId}`,
+      startAfter: job.startAfter,
+      ...(tx ? { db: sqlExecutorOf(tx) } : {}),
+    },
+  );
+}

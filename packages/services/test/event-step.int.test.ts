@@ -1,0 +1,135 @@
+import { smallAccount } from "@sightline/aws-fake";
+import { listAccessChanges, listAppliedEventIds, listExecutions } from "@sightline/db";
+import { type AccessChange, AlertDestinationsBody, AppError } from "@sightline/domain";
+import { afterAll, describe, expect, it } from "vitest";
+import { putAlertDestinations } from "../src/alerts/alert-destinations.ts";
+import { verifyAlertSignature } from "../src/alerts/webhook-signature.ts";
+import { rotateEventToken } from "../src/events/event-sources.ts";
+import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
+import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { startReceiver, waitFor } from "./support/alerts.ts";
+import { startPipeline } from "./support/pipeline.ts";
+
+const ACCOUNT = smallAccount.ACCOUNT_ID;
+const OUTSIDE = "444455556666";
+const receiver = await startReceiver();
+const pipeline = await startPipeline({
+  model: structuredClone(smallAccount.model),
+  alerts: {
+    allowedHosts: [{ host: "127.0.0.1", port: receiver.port }],
+    caCertificates: [receiver.cert],
+  },
+});
+afterAll(() => pipeline.close());
+const { ctx, fake } = pipeline;
+
+describe("an account's CloudTrail events, applied as they arrive", async () => {
+  const partner = await pipeline.partner();
+  const owner = { kind: "partner" as const, ...partner };
+  const key = { customerId: partner.customerId, accountId: ACCOUNT };
+  const { destinations } = await putAlertDestinations(
+    ctx,
+    { kind: "partner", partnerId: partner.partnerId },
+    AlertDestinationsBody.parse({
+      destinations: [{ name: "soc", kind: "webhook", url: receiver.url }],
+    }),
+  );
+  const secret = destinations[0]?.secret ?? "";
+  const { executionId: first } = await triggerAnalysis(ctx, {
+    owner,
+    accountId: ACCOUNT,
+    kind: "ondemand",
+  });
+  expect((await pipeline.finished(first)).status).toBe("succeeded");
+  const { token } = await rotateEventToken(ctx, owner, ACCOUNT, "https://sightline.example");
+  const source = await eventSourceOfToken(ctx, token);
+  const post = (event: unknown) => receiveAwsEvent(ctx, source, event, { quietSeconds: 0.5 });
+
+  // bob becomes an administrator; the `logs` bucket opens to another account.
+  const callsBefore = fake.calls.length;
+  const madeAdmin = fake.control.makeAdmin("bob");
+  const opened = fake.control.setBucketPolicy("logs", {
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Effect: "Allow",
+        Principal: { AWS: `arn:aws:iam::${OUTSIDE}:root` },
+        Action: "s3:GetObject",
+        Resource: "arn:aws:s3:::logs/*",
+      },
+    ],
+  });
+  const answers = [await post(madeAdmin), await post(opened)];
+  const step = await waitFor(
+    async () => {
+      const [latest] = await listExecutions(ctx.db, key, 1);
+      return latest?.kind === "event" && ["succeeded", "failed"].includes(latest.status)
+        ? latest
+        : undefined;
+    },
+    "the event step to end",
+    60_000,
+  );
+  const calls = fake.calls.slice(callsBefore);
+  const changes = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes.filter(
+    (c) => c.executionId === step.executionId,
+  );
+  const alert = await waitFor(
+    async () => receiver.received.find((r) => r.body.includes(step.executionId)),
+    "the step's alert",
+    60_000,
+  );
+
+  it("accepts each event at once and applies both in one step", async () => {
+    expect(answers.map((a) => a.status)).toEqual(["accepted", "accepted"]);
+    expect(step.status, step.failureMessage ?? "").toBe("succeeded");
+    expect(await listAppliedEventIds(ctx.db, step.executionId)).toEqual([
+      madeAdmin.detail.eventID,
+      opened.detail.eventID,
+    ]);
+  });
+
+  it("reads back only what the events name: no full collection", () => {
+    const operations = new Set(calls.map((c) => c.operation));
+    for (const full of [
+      "GetAccountAuthorizationDetails",
+      "GenerateCredentialReport",
+      "ListBuckets",
+    ])
+      expect(operations.has(full), full).toBe(false);
+    expect(operations.has("GetUser")).toBe(true);
+    expect(operations.has("GetBucketPolicy")).toBe(true);
+  });
+
+  it("stores the changes: bob an IAM admin, the bucket reached from outside", () => {
+    const found = changes.map((c) => c.change as unknown as AccessChange);
+    expect(
+      found.some((c) => c.kind === "iam-admin-gained" && c.principalArn.endsWith(":user/bob")),
+    ).toBe(true);
+    expect(
+      found.some((c) => c.kind === "external-access-gained" && c.resourceArn.includes("logs")),
+    ).toBe(true);
+  });
+
+  it("alerts the webhook, signed, with the same change IDs", () => {
+    expect(verifyAlertSignature(secret, alert.headers, alert.body)).toBe(true);
+    const sent = (JSON.parse(alert.body) as { changes: AccessChange[] }).changes.map(
+      (c) => c.changeId,
+    );
+    expect(sent.length).toBeGreaterThan(0);
+    const stored = new Set(changes.map((c) => (c.change as unknown as AccessChange).changeId));
+    for (const id of sent) expect(stored.has(id)).toBe(true);
+  });
+
+  it("takes a replayed event as a duplicate, and refuses another account's event or a wrong token, changing nothing", async () => {
+    const executions = (await listExecutions(ctx.db, key, 50)).length;
+    expect((await post(madeAdmin)).status).toBe("duplicate");
+    const foreign = { ...madeAdmin, account: OUTSIDE };
+    await expect(post(foreign)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(eventSourceOfToken(ctx, `${token}x`)).rejects.toBeInstanceOf(AppError);
+    await expect(post({ ...madeAdmin, "detail-type": "Object Created" })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
+    expect((await listExecutions(ctx.db, key, 50)).length).toBe(executions);
+  });
+});
