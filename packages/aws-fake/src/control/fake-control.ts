@@ -21,7 +21,7 @@ import {
   tagPrincipal,
   updateAssumeRolePolicy,
 } from "./iam-principal-control.ts";
-import type { ControlContext, PrincipalKind } from "./model-edits.ts";
+import { type ControlContext, type PrincipalKind, replaceModel } from "./model-edits.ts";
 import {
   changeKeyOf,
   changeOrganizationPolicy,
@@ -191,21 +191,43 @@ export function createFakeControl(state: FakeState): FakeControl {
     changeKeyState: (keyId, region, event) => run(() => changeKeyOf(ctx, keyId, region, { event })),
     changeOrganizationPolicy: (policyId, change) =>
       run(() => changeOrganizationPolicy(ctx, policyId, change)),
-    makeAdmin: (user) =>
-      run(() =>
-        attachPolicy(
-          ctx,
-          "user",
-          user,
-          `arn:${partitionOf(state)}:iam::aws:policy/AdministratorAccess`,
-        ),
-      ),
+    makeAdmin: (user) => run(() => attachPolicy(ctx, "user", user, administratorAccess(state))),
     cloudTrailEvents: () => [...events],
     setEventDestination(next) {
       destination = next;
     },
     eventPosts: () => Promise.all(posts),
   };
+}
+
+/** AWS's AdministratorAccess, known to every account: added to a model that lacks it. */
+function administratorAccess(state: FakeState): string {
+  const arn = `arn:${partitionOf(state)}:iam::aws:policy/AdministratorAccess`;
+  const known = [
+    ...(state.model.authorizationDetails?.Policies ?? []),
+    ...(state.model.policiesOutsideGaad ?? []),
+  ].some((policy) => policy.Arn === arn);
+  if (!known) {
+    const Document = {
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }],
+    };
+    const policy = {
+      PolicyName: "AdministratorAccess",
+      PolicyId: "ANPAIWMBCKSKIEE64ZLYK",
+      Arn: arn,
+      Path: "/",
+      DefaultVersionId: "v1",
+      AttachmentCount: 0,
+      PermissionsBoundaryUsageCount: 0,
+      IsAttachable: true,
+      PolicyVersionList: [{ Document, VersionId: "v1", IsDefaultVersion: true }],
+    };
+    replaceModel(state, {
+      policiesOutsideGaad: [...(state.model.policiesOutsideGaad ?? []), policy],
+    });
+  }
+  return arn;
 }
 
 async function post(
