@@ -86,7 +86,11 @@ async function collectStep(
   const previous = await readCollection(stored);
   if (isAzureCollection(previous)) return full("the stored snapshot is not an AWS account's");
   try {
-    const reads = await readEventTargets({ ...common, targets: targets as AwsEventTarget[] });
+    const reads = await readEventTargets({
+      ...common,
+      targets: targets as AwsEventTarget[],
+      previous: previous.snapshot,
+    });
     return { collected: patchCollection(previous, reads) };
   } catch (error) {
     if (error instanceof AppError && error.code === "INCREMENTAL_READ_DENIED")
