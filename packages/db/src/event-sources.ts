@@ -69,3 +69,11 @@ export async function countRefusedEvent(db: Executor, key: EventSourceKey): Prom
       and(eq(eventSources.customerId, key.customerId), eq(eventSources.accountId, key.accountId)),
     );
 }
+
+/** Every tenant's event source of one AWS account (an account several tenants monitor). */
+export async function listEventSourcesOfAccount(
+  db: Executor,
+  accountId: string,
+): Promise<EventSourceRow[]> {
+  return db.select().from(eventSources).where(eq(eventSources.accountId, accountId));
+}

@@ -74,6 +74,7 @@ export const PipelineConfig = z
       .min(10)
       .default(DEFAULT_QUEUE_SETTINGS.expireInSeconds),
     SIGHTLINE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+    SIGHTLINE_EVENTS_SQS_URL: z.url({ protocol: /^https?$/ }).optional(),
     SIGHTLINE_EVENT_QUIET_SECONDS: z.coerce
       .number()
       .min(0)
@@ -231,6 +232,7 @@ export function workerSettingsOf(config: PipelineConfig, dataDir: string): Worke
     dailyWindowMinutes: config.SIGHTLINE_DAILY_WINDOW_MINUTES,
     snapshotRetentionDays: config.SIGHTLINE_SNAPSHOT_RETENTION_DAYS,
     pollingIntervalSeconds: config.SIGHTLINE_POLL_SECONDS,
+    ...(config.SIGHTLINE_EVENTS_SQS_URL ? { eventQueueUrl: config.SIGHTLINE_EVENTS_SQS_URL } : {}),
     events: {
       ...DEFAULT_EVENT_SETTINGS,
       quietSeconds: config.SIGHTLINE_EVENT_QUIET_SECONDS,

@@ -1,5 +1,6 @@
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
+import { startEventQueueConsumer } from "../events/consume-event-queue.ts";
 import { ALERT_QUEUE, LOST_ALERT_QUEUE } from "../queue/alert-queue.ts";
 import {
   ANALYSIS_QUEUE,
@@ -35,6 +36,8 @@ export interface WorkerSettings {
   pollingIntervalSeconds: number;
   /** The event lane: debouncing and concurrency (defaults when absent). */
   events?: EventSettings;
+  /** `SIGHTLINE_EVENTS_SQS_URL`: a central queue of CloudTrail events that this worker consumes too. */
+  eventQueueUrl?: string;
 }
 
 /**
@@ -88,6 +91,16 @@ export async function startWorker(
   for (let i = 0; i < events.concurrency; i++)
     await boss.work(EVENT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, eventSteps);
   await boss.work(LOST_EVENT_QUEUE, polling, lostEventHandler(ctx));
+  if (settings.eventQueueUrl) {
+    const { analysis } = settings;
+    const consumer = startEventQueueConsumer(ctx, {
+      queueUrl: settings.eventQueueUrl,
+      quietSeconds: events.quietSeconds,
+      ...(analysis.serviceCredentials ? { credentials: analysis.serviceCredentials } : {}),
+      ...(analysis.awsClientOptions ? { clientOptions: analysis.awsClientOptions } : {}),
+    });
+    boss.once("stopped", () => void consumer.stop());
+  }
   await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
   await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
   ctx.logger.info(

@@ -91,6 +91,8 @@ export async function startPipeline(
     alerts?: AlertSettings;
     /** The event lane's settings (default: quick, for tests). */
     events?: Partial<EventSettings>;
+    /** Workers also consume a central event queue (SQS) of the fake's, named this. */
+    eventQueue?: string;
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
@@ -170,6 +172,7 @@ export async function startPipeline(
       fullAnalysisPollSeconds: 1,
       ...options.events,
     },
+    ...(options.eventQueue ? { eventQueueUrl: fake.createQueue(options.eventQueue) } : {}),
   };
   if (options.worker !== false) await startWorker(ctx, settings);
   else
