@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import type { EventSourceKey } from "./event-sources.ts";
 import { accountEvents, eventSources } from "./schema-events.ts";
@@ -125,12 +125,33 @@ export async function markEventsApplied(
 
 /** The CloudTrail event IDs an execution applied, in arrival order. */
 export async function listAppliedEventIds(db: Executor, executionId: string): Promise<string[]> {
+  return (await listAppliedEventIdsOf(db, [executionId])).get(executionId) ?? [];
+}
+
+/** The event IDs each of these executions applied, in arrival order. */
+export async function listAppliedEventIdsOf(
+  db: Executor,
+  executionIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const byExecution = new Map<string, string[]>();
+  if (executionIds.length === 0) return byExecution;
   const rows = await db
-    .select({ eventId: accountEvents.eventId })
+    .select({ executionId: accountEvents.executionId, eventId: accountEvents.eventId })
     .from(accountEvents)
-    .where(and(eq(accountEvents.executionId, executionId), eq(accountEvents.status, "applied")))
+    .where(
+      and(
+        inArray(accountEvents.executionId, [...executionIds]),
+        eq(accountEvents.status, "applied"),
+      ),
+    )
     .orderBy(asc(accountEvents.seq));
-  return rows.map((r) => r.eventId);
+  for (const { executionId, eventId } of rows) {
+    if (!executionId) continue;
+    const list = byExecution.get(executionId) ?? [];
+    list.push(eventId);
+    byExecution.set(executionId, list);
+  }
+  return byExecution;
 }
 
 /** Forgets events older than `before` that are no longer pending (dedupe needs 24 h). */

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { countRefusedEvent } from "@sightline/db";
 import {
   AppError,
   AWS_EVENT_TOKEN_HEADER,
@@ -32,6 +33,21 @@ async function readCapped(request: Request, max: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** The event's JSON: its media type, its size and its syntax checked. */
+async function eventBody(request: Request, contentType: string | undefined): Promise<unknown> {
+  const mediaType = (contentType ?? "").split(";")[0]?.trim() ?? "";
+  if (!/^application\/([\w.-]+\+)?json$/i.test(mediaType))
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
+  const text = await readCapped(request, MAX_AWS_EVENT_BYTES);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("INVALID_INPUT", "The body is not JSON", {
+      issues: [{ path: "(body)", message: "must be JSON" }],
+    });
+  }
+}
+
 /** `POST /events/aws`: the event intake. */
 export const receiveAwsEventRoute = defineEndpoint({
   route: createRoute({
@@ -56,17 +72,13 @@ export const receiveAwsEventRoute = defineEndpoint({
         buckets.take(`${source.customerId}/${source.accountId}`),
         `Too many events for account ${source.accountId}`,
       );
-    const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
-    if (!/^application\/([\w.-]+\+)?json$/i.test(mediaType))
-      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
-    const text = await readCapped(c.req.raw, MAX_AWS_EVENT_BYTES);
     let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
-      throw new AppError("INVALID_INPUT", "The body is not JSON", {
-        issues: [{ path: "(body)", message: "must be JSON" }],
-      });
+      body = await eventBody(c.req.raw, c.req.header("content-type"));
+    } catch (error) {
+      // Counted on the account's source, as the verb counts the refusals it makes.
+      await countRefusedEvent(deps.db, source);
+      throw error;
     }
     const received = await receiveAwsEvent(
       { ...deps.services, logger: c.get("logger") },

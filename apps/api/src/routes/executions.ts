@@ -6,6 +6,7 @@ import {
   getDirectCustomer,
   getExecution,
   getPartnerCustomer,
+  listAppliedEventIdsOf,
   listExecutions,
   toExecutionRecord,
 } from "@sightline/db";
@@ -26,13 +27,23 @@ import { partnerCustomerNotConfigured } from "./monitored-accounts.ts";
 
 const DEFAULT_EXECUTIONS = 50;
 
-/** Execution records with the counts of their comparison (changes, findings) where made. */
+/**
+ * Execution records with the counts of their comparison (changes, findings) where made, and an
+ * event step's events.
+ */
 async function recordsOf(db: Database, rows: readonly ExecutionRow[]): Promise<ExecutionRecord[]> {
   const counts = await comparisonCounts(
     db,
     rows.map((row) => row.executionId),
   );
-  return rows.map((row) => toExecutionRecord(row, counts.get(row.executionId)));
+  const events = await listAppliedEventIdsOf(
+    db,
+    rows.filter((row) => row.kind === "event").map((row) => row.executionId),
+  );
+  return rows.map((row) => ({
+    ...toExecutionRecord(row, counts.get(row.executionId)),
+    ...(row.kind === "event" ? { events: events.get(row.executionId) ?? [] } : {}),
+  }));
 }
 
 const ExecutionListQuery = z.object({
