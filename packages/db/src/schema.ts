@@ -1,7 +1,8 @@
 /**
  * The database schema (drizzle-kit reads this file): the tenants, accounts and executions; the
- * alerts; the stored results of analyses.
+ * alerts; the stored results of analyses; the audit trail.
  */
 export * from "./schema-alerts.ts";
+export * from "./schema-audit.ts";
 export * from "./schema-results.ts";
 export * from "./schema-tenants.ts";
