@@ -93,6 +93,7 @@ async function main() {
     trustProxy: config.TRUST_PROXY,
     alerts: alertSettingsOf(config),
     rateLimits: rateLimitsOf(config),
+    ...(config.SIGHTLINE_KEY_MAX_DAYS ? { keyMaxDays: config.SIGHTLINE_KEY_MAX_DAYS } : {}),
   });
   undo.push(() => running.close());
   // What the operator must settle since tenant isolation: logged at every start until settled.

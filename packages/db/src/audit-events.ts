@@ -6,6 +6,11 @@ import { auditEvents } from "./schema.ts";
 /** Serialises the appends of one tenant's chain (any fixed number: it names the lock class). */
 const AUDIT_LOCK_CLASS = 4_842_790;
 
+/** Holds a tenant's chain until the transaction ends (re-entrant: an append inside may take it again). */
+export async function lockAuditChain(tx: Executor, tenant: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_CLASS}, hashtext(${tenant}))`);
+}
+
 export type NewAuditEvent = Omit<ChainedFields, "previousHash" | "at"> & { at?: Date };
 
 export interface AuditEventRow extends ChainedFields {

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lt, lte, max, sql } from "drizzle-orm";
 import { auditEventHash, GENESIS_HASH } from "./audit-chain.ts";
-import { type AuditEventRow, appendAuditEvent } from "./audit-events.ts";
+import { type AuditEventRow, appendAuditEvent, lockAuditChain } from "./audit-events.ts";
 import type { Executor } from "./client.ts";
 import { auditEvents } from "./schema.ts";
 
@@ -81,6 +81,8 @@ export async function pruneAuditEvents(db: Executor, before: Date, now: Date): P
   for (const { tenant, through } of tenants) {
     if (through === null) continue;
     deleted += await db.transaction(async (tx) => {
+      // Another process pruning at once finds nothing left, and records nothing.
+      await lockAuditChain(tx, tenant);
       const [last] = await tx
         .select({ hash: auditEvents.hash })
         .from(auditEvents)
@@ -91,6 +93,7 @@ export async function pruneAuditEvents(db: Executor, before: Date, now: Date): P
         .from(auditEvents)
         .where(and(eq(auditEvents.tenant, tenant), lte(auditEvents.id, through)));
       const count = gone[0]?.n ?? 0;
+      if (count === 0) return 0;
       await appendAuditEvent(tx, {
         tenant,
         at: now,

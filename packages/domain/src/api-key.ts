@@ -67,12 +67,15 @@ export type ApiClient =
   | ({ kind: "partner"; partnerId: string } & KeyHolder)
   | ({ kind: "customer"; customerId: string } & KeyHolder);
 
-/** What a tenant's key may do, as its row says. */
+/**
+ * A tenant's key, as its row says. A client built without `permissions` holds none: every route
+ * that needs one refuses it.
+ */
 export interface KeyHolder {
   keyId: string;
-  keyName: string;
-  permissions: readonly Permission[];
-  expiresAt: Date | null;
+  keyName?: string;
+  permissions?: readonly Permission[];
+  expiresAt?: Date | null;
 }
 
 const KeyFacts = {

@@ -55,6 +55,7 @@ export const getPartnerAlertDestinations = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the alert destinations of partner ${p.partnerId}`,
@@ -84,6 +85,7 @@ export const putPartnerAlertDestinations = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure the alert destinations of partner ${p.partnerId}`,
@@ -110,6 +112,7 @@ export const rotatePartnerAlertSecret = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `rotate an alert secret of partner ${p.partnerId}`,
@@ -141,6 +144,7 @@ export const getCustomerAlertDestinations = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the alert destinations of customer ${p.customerId}`,
@@ -170,6 +174,7 @@ export const putCustomerAlertDestinations = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure the alert destinations of customer ${p.customerId}`,
@@ -199,6 +204,7 @@ export const rotateCustomerAlertSecret = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `rotate an alert secret of customer ${p.customerId}`,

@@ -39,6 +39,7 @@ export const putCustomerAccount = defineEndpoint({
       409: auditorRoleConflict,
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure monitoring of ${accountOf(p)}`,
@@ -77,6 +78,7 @@ export const deleteCustomerAccountRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `delete monitoring of ${accountOf(p)}`,
@@ -106,6 +108,7 @@ export const listCustomerAccountsRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the monitored accounts of customer ${p.customerId}`,

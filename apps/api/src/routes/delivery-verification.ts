@@ -23,6 +23,7 @@ export const partnerDeliveryVerification = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `verify the delivery destination of partner ${p.partnerId}`,
@@ -49,6 +50,7 @@ export const customerDeliveryVerification = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `verify the delivery destination of customer ${p.customerId}`,

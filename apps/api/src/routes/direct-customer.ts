@@ -37,6 +37,7 @@ export const putDirectCustomerSettingsRoute = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure customer ${p.customerId}`,
@@ -66,6 +67,7 @@ export const getDirectCustomerRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the configuration of customer ${p.customerId}`,

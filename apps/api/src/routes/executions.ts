@@ -61,6 +61,7 @@ export const getExecutionRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read execution ${p.executionId}`,
@@ -91,6 +92,7 @@ export const listPartnerExecutions = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>
@@ -123,6 +125,7 @@ export const listCustomerExecutions = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the executions of account ${p.accountId} of customer ${p.customerId}`,

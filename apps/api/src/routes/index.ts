@@ -22,6 +22,11 @@ import {
 } from "./alert-destinations.ts";
 import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
 import {
+  listAllAuditEvents,
+  listCustomerAuditEvents,
+  listPartnerAuditEvents,
+} from "./audit-events.ts";
+import {
   listCustomerChanges,
   listCustomerFindings,
   listPartnerChanges,
@@ -60,6 +65,7 @@ import {
   denyIamAdminBoundary,
   denyIamAdminIdentity,
 } from "./static-documents.ts";
+import { customerApiKeys, partnerApiKeys } from "./tenant-api-keys.ts";
 import { whoami } from "./whoami.ts";
 
 /** Every API route: the interface contract's in its order, then the extensions. */
@@ -112,8 +118,17 @@ export const endpoints: readonly Endpoint[] = [
   getCustomerAlertDestinations,
   putCustomerAlertDestinations,
   rotateCustomerAlertSecret,
+  partnerApiKeys.list,
+  partnerApiKeys.create,
+  partnerApiKeys.revoke,
+  customerApiKeys.list,
+  customerApiKeys.create,
+  customerApiKeys.revoke,
+  listPartnerAuditEvents,
+  listCustomerAuditEvents,
   createApiKey,
   revokeApiKey,
+  listAllAuditEvents,
   putDirectCustomer,
   putOemIntegration,
   getOemIntegration,

@@ -55,6 +55,7 @@ export const putMonitoredAccount = defineEndpoint({
       409: auditorRoleConflict,
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure monitoring of ${accountOf(p)}`,
@@ -99,6 +100,7 @@ export const deleteMonitoredAccountRoute = defineEndpoint({
       },
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `delete monitoring of ${accountOf(p)}`,
@@ -131,6 +133,7 @@ export const listMonitoredAccountsRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>

@@ -31,6 +31,7 @@ export const putPartnerCustomer = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure customer ${p.partnerCustomerId} of partner ${p.partnerId}`,
@@ -62,6 +63,7 @@ export const listPartnerCustomersRoute = defineEndpoint({
     request: { params: PartnerPath },
     responses: { 200: ok(PartnerCustomerList, "The partner's customers"), ...errorsOf(400, 403) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the customers of partner ${p.partnerId}`,
