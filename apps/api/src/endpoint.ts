@@ -53,7 +53,12 @@ function invalidatesPartner(deps: AppDeps): MiddlewareHandler<AppEnv> {
 export function defineEndpoint<R extends RouteConfig>(spec: EndpointSpec<R>): Endpoint {
   const { route, access, permission } = spec;
   const operationId = route.operationId ?? `${route.method} ${route.path}`;
-  const audited = changesState({ method: route.method, access, permission });
+  const audited = changesState({
+    method: route.method,
+    access,
+    permission,
+    audited: spec.audit !== undefined,
+  });
   if (permission !== undefined) {
     // The OpenAPI document states each route's scope, in words and as an extension.
     const scope = permission === "any-key" ? "any valid API key" : `the \`${permission}\` scope`;

@@ -18,14 +18,17 @@ export function holdsPermission(client: ApiClient, needed: RoutePermission | und
 
 /**
  * Whether a route changes state, so that each request reaching its handler writes one audit
- * event: what `trigger`, `configure` and `keys` routes do, and the operator's writes.
+ * event: the writes of `trigger`, `configure` and `keys` routes and the operator's. A GET only
+ * when it says how it is audited (delivery verification issues a token on first ask).
  */
 export function changesState(route: {
   method: string;
   access: { kind: string };
   permission?: RoutePermission | undefined;
+  audited?: boolean;
 }): boolean {
-  if (route.access.kind === "operator") return route.method.toLowerCase() !== "get";
+  if (route.method.toLowerCase() === "get") return route.audited === true;
+  if (route.access.kind === "operator") return true;
   return (
     route.permission === "trigger" ||
     route.permission === "configure" ||

@@ -9,6 +9,7 @@ export * from "./api-keys.ts";
 export { auditEventHash, type ChainedFields, GENESIS_HASH } from "./audit-chain.ts";
 export * from "./audit-events.ts";
 export * from "./audit-retention.ts";
+export * from "./audit-states.ts";
 export {
   type AuditorRole,
   auditorRoleOf,

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AlertOwner } from "@sightline/db";
+import { alertDestinationsState } from "@sightline/db";
 import {
   AlertDestinations,
   AlertDestinationsBody,
@@ -85,6 +86,7 @@ export const putPartnerAlertDestinations = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfPartner(p.partnerId ?? "")) },
   permission: "configure",
   access: {
     kind: "scoped",
@@ -112,6 +114,7 @@ export const rotatePartnerAlertSecret = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfPartner(p.partnerId ?? "")) },
   permission: "configure",
   access: {
     kind: "scoped",
@@ -174,6 +177,7 @@ export const putCustomerAlertDestinations = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfCustomer(p.customerId ?? "")) },
   permission: "configure",
   access: {
     kind: "scoped",
@@ -204,6 +208,7 @@ export const rotateCustomerAlertSecret = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfCustomer(p.customerId ?? "")) },
   permission: "configure",
   access: {
     kind: "scoped",

@@ -1,5 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteCustomerAccount, listCustomerAccounts, upsertCustomerAccount } from "@sightline/db";
+import {
+  customerAccountState,
+  deleteCustomerAccount,
+  listCustomerAccounts,
+  upsertCustomerAccount,
+} from "@sightline/db";
 import {
   AppError,
   AUDITOR_ROLE_IN_USE,
@@ -39,6 +44,10 @@ export const putCustomerAccount = defineEndpoint({
       409: auditorRoleConflict,
     },
   }),
+  audit: {
+    state: (db, p) =>
+      customerAccountState(db, { customerId: p.customerId ?? "", accountId: p.accountId ?? "" }),
+  },
   permission: "configure",
   access: {
     kind: "scoped",
@@ -78,6 +87,10 @@ export const deleteCustomerAccountRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: {
+    state: (db, p) =>
+      customerAccountState(db, { customerId: p.customerId ?? "", accountId: p.accountId ?? "" }),
+  },
   permission: "configure",
   access: {
     kind: "scoped",

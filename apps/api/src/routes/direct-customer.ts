@@ -37,6 +37,7 @@ export const putDirectCustomerSettingsRoute = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => getDirectCustomerView(db, p.customerId ?? "") },
   permission: "configure",
   access: {
     kind: "scoped",

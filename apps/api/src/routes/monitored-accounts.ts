@@ -3,6 +3,7 @@ import {
   deleteMonitoredAccount,
   getOemGrant,
   listMonitoredAccounts,
+  monitoredAccountState,
   upsertMonitoredAccount,
 } from "@sightline/db";
 import {
@@ -55,6 +56,14 @@ export const putMonitoredAccount = defineEndpoint({
       409: auditorRoleConflict,
     },
   }),
+  audit: {
+    state: (db, p) =>
+      monitoredAccountState(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+        accountId: p.accountId ?? "",
+      }),
+  },
   permission: "configure",
   access: {
     kind: "scoped",
@@ -100,6 +109,14 @@ export const deleteMonitoredAccountRoute = defineEndpoint({
       },
     },
   }),
+  audit: {
+    state: (db, p) =>
+      monitoredAccountState(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+        accountId: p.accountId ?? "",
+      }),
+  },
   permission: "configure",
   access: {
     kind: "scoped",

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { listPartnerCustomers, upsertPartnerCustomer } from "@sightline/db";
+import { getPartnerCustomer, listPartnerCustomers, upsertPartnerCustomer } from "@sightline/db";
 import {
   AppError,
   PartnerCustomerConfig,
@@ -31,6 +31,13 @@ export const putPartnerCustomer = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: {
+    state: (db, p) =>
+      getPartnerCustomer(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+      }),
+  },
   permission: "configure",
   access: {
     kind: "scoped",

@@ -25,6 +25,7 @@ export const putPartner = defineEndpoint({
     request: { params: PartnerPath, ...jsonBody(PartnerConfig, "The partner configuration") },
     responses: { 200: ok(PartnerRef, "Stored"), ...errorsOf(403, ...bodyErrors) },
   }),
+  audit: { state: (db, p) => getPartner(db, p.partnerId ?? "") },
   permission: "configure",
   access: {
     kind: "scoped",
