@@ -230,4 +230,3 @@ describe("the audit trail", () => {
     expect((res.json as unknown as { events: unknown[] }).events.length).toBeGreaterThan(0);
   });
 });
-
