@@ -16,6 +16,7 @@ import {
   workerSettingsOf,
 } from "@sightline/services";
 import { createApp } from "./app.ts";
+import { startAuditPruning } from "./audit-retention.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
 import { rateLimitsOf } from "./rate-limits.ts";
@@ -105,6 +106,12 @@ async function main() {
   if (workerDb) undo.push(() => workerDb.close());
   let server: ServerType | undefined;
   if (role !== "worker") {
+    const stopPruning = startAuditPruning(
+      running.deps.db,
+      config.SIGHTLINE_AUDIT_RETENTION_DAYS,
+      logger,
+    );
+    undo.push(async () => stopPruning());
     server = serve({
       fetch: createApp(running.deps).fetch,
       hostname: config.HOST,
