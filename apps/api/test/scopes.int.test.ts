@@ -131,3 +131,28 @@ it("whoami answers the key's id, name, scopes and expiry", async () => {
   });
   expect(res.text).not.toContain(f.partnerKeys.read);
 });
+
+it("a route that declares no scope refuses every tenant key, whatever its scopes", async () => {
+  const { createRoute } = await import("@hono/zod-openapi");
+  const { createApp } = await import("../src/app.ts");
+  const { defineEndpoint } = await import("../src/endpoint.ts");
+  const { partnerScope } = await import("../src/scopes.ts");
+  const undeclared = defineEndpoint({
+    route: createRoute({
+      method: "get",
+      path: "/partner/{partnerId}/undeclared",
+      operationId: "undeclared",
+      responses: { 200: { description: "never" } },
+    }),
+    access: { kind: "scoped", operation: (p) => `read ${p.partnerId}`, scope: partnerScope },
+    handler: () => async (c) => c.body(null, 200),
+  });
+  expect(undeclared.permission).toBeUndefined();
+  const app = createApp(h.deps, [undeclared]);
+  const all = await h.admin("POST", "/admin/api-keys", { partnerId: f.values.partnerId });
+  const res = await app.request(`/partner/${f.values.partnerId}/undeclared`, {
+    headers: { authorization: `Bearer ${all.json.key as string}` },
+  });
+  expect(res.status).toBe(403);
+  expect(((await res.json()) as { message: string }).message).toContain("declares no scope");
+});

@@ -218,6 +218,34 @@ describe("the audit trail", () => {
     expect(bad.json.issues).toEqual([expect.objectContaining({ path: "since" })]);
   });
 
+  it("delivery verification is audited when it issues a token, its value never shown", async () => {
+    const partner = await h.newPartner();
+    const body = {
+      partnerId: partner.partnerId,
+      awsEncryptionKeyId:
+        "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+      deliveryDestinations: { DeliverToS3: { bucketName: "inbox-to-prove" } },
+    };
+    expect(
+      (await h.call("PUT", `/partner/${partner.partnerId}`, { key: partner.key, body })).status,
+    ).toBe(200);
+    const path = `/partner/${partner.partnerId}/delivery-verification`;
+    const issued = await h.call("GET", path, { key: partner.key });
+    expect(issued.status).toBe(200);
+    const again = await h.call("GET", path, { key: partner.key });
+    expect(again.json.token).toBe(issued.json.token);
+    const { events } = await trail(partner.partnerId, partner.key);
+    const verifications = events.filter(
+      (e) => e.action === `GET /partner/{partnerId}/delivery-verification`,
+    );
+    expect(verifications).toHaveLength(1);
+    expect(verifications[0]?.changes).toMatchObject({
+      token: "changed",
+      bucketName: { old: null, new: "inbox-to-prove" },
+    });
+    expect(JSON.stringify(events)).not.toContain(String(issued.json.token));
+  });
+
   it("the operator reads every tenant's trail, or one's", async () => {
     const partner = await h.newPartner();
     const res = await h.admin("GET", `/admin/audit-events?tenant=${partner.partnerId}`);

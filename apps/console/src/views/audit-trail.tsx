@@ -38,7 +38,9 @@ export function AuditTrail(props: { tenant: Tenant }) {
                       <td>{when(e.at)}</td>
                       <td>
                         {e.actor.name}
-                        {e.actor.keyId && <div class="muted">{e.actor.keyId}</div>}
+                        {e.actor.keyId && e.actor.name !== `key ${e.actor.keyId}` && (
+                          <div class="muted">{e.actor.keyId}</div>
+                        )}
                       </td>
                       <td>
                         <code>{e.action}</code>
