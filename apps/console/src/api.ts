@@ -1,6 +1,5 @@
 import type {
   AuditEventPage,
-  Caller,
   ChangeList,
   CustomerAccountRecord,
   DirectCustomerView,
@@ -13,6 +12,7 @@ import type {
   PrincipalList,
   ResourceAccessPathsResponse,
   ResourceList,
+  WhoAmI,
   WhoCan,
 } from "@sightline/domain";
 
@@ -86,7 +86,7 @@ export type Tenant =
   | { kind: "customer"; customerId: string };
 
 export const api = {
-  whoami: () => call<Caller>("GET", "/whoami"),
+  whoami: () => call<WhoAmI>("GET", "/whoami"),
   auditEvents: (t: Tenant, cursor?: string) =>
     call<AuditEventPage>(
       "GET",

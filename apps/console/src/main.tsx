@@ -1,4 +1,4 @@
-import type { Caller } from "@sightline/domain";
+import type { WhoAmI } from "@sightline/domain";
 import { render } from "preact";
 import { useState } from "preact/hooks";
 import { signOut } from "./api.ts";
@@ -10,7 +10,7 @@ import { Login } from "./views/login.tsx";
 import { Tenants } from "./views/tenants.tsx";
 
 function App() {
-  const [caller, setCaller] = useState<Caller | undefined>();
+  const [caller, setCaller] = useState<WhoAmI | undefined>();
   const route = useRoute();
   if (!caller || caller.kind === "operator") return <Login onSignedIn={setCaller} />;
   const who =

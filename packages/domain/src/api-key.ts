@@ -78,6 +78,16 @@ export interface KeyHolder {
   expiresAt?: Date | null;
 }
 
+/** `GET /whoami`'s tenant: whom the caller's key acts for. */
+export const Caller = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("operator") }),
+    z.object({ kind: z.literal("partner"), partnerId: z.string() }),
+    z.object({ kind: z.literal("customer"), customerId: z.string() }),
+  ])
+  .meta({ id: "Caller" });
+export type Caller = z.infer<typeof Caller>;
+
 const KeyFacts = {
   id: ApiKeyId,
   name: z.string(),
@@ -85,12 +95,15 @@ const KeyFacts = {
   expiresAt: z.iso.datetime().nullable(),
 };
 
-/** `GET /whoami`: whom the caller's key acts for, and what it may do (the console's first request). */
-export const Caller = z
+/**
+ * `GET /whoami`: the caller's tenant (`Caller`) and, for a tenant's key, its ID, name, scopes and
+ * expiry (the console's first request: it hides what the key cannot do).
+ */
+export const WhoAmI = z
   .discriminatedUnion("kind", [
     z.object({ kind: z.literal("operator") }),
     z.object({ kind: z.literal("partner"), partnerId: z.string(), ...KeyFacts }),
     z.object({ kind: z.literal("customer"), customerId: z.string(), ...KeyFacts }),
   ])
-  .meta({ id: "Caller" });
-export type Caller = z.infer<typeof Caller>;
+  .meta({ id: "WhoAmI" });
+export type WhoAmI = z.infer<typeof WhoAmI>;

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { Caller, type Caller as CallerType } from "@sightline/domain";
+import { WhoAmI, type WhoAmI as WhoAmIType } from "@sightline/domain";
 import { defineEndpoint } from "../endpoint.ts";
 import { errorsOf, ok } from "../openapi.ts";
 
@@ -16,20 +16,20 @@ export const whoami = defineEndpoint({
     description:
       "Extension of the contract. The operator, or a partner (`partnerId`) or a direct customer (`customerId`) with the key's `id`, `name`, `scopes` and `expiresAt`. Never returns the key itself.",
     tags: ["Operations"],
-    responses: { 200: ok(Caller, "The key's tenant and scopes"), ...errorsOf() },
+    responses: { 200: ok(WhoAmI, "The key's tenant and scopes"), ...errorsOf() },
   }),
   permission: "any-key",
   access: { kind: "authenticated" },
   handler: () => async (c) => {
     const client = c.get("apiClient");
-    if (client.kind === "operator") return c.json({ kind: "operator" } satisfies CallerType, 200);
+    if (client.kind === "operator") return c.json({ kind: "operator" } satisfies WhoAmIType, 200);
     const key = {
       id: client.keyId,
       name: client.keyName ?? `key ${client.keyId}`,
       scopes: [...(client.permissions ?? [])],
       expiresAt: client.expiresAt?.toISOString() ?? null,
     };
-    const caller: CallerType =
+    const caller: WhoAmIType =
       client.kind === "partner"
         ? { kind: "partner", partnerId: client.partnerId, ...key }
         : { kind: "customer", customerId: client.customerId, ...key };
