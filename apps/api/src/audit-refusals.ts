@@ -2,8 +2,10 @@ import { appendAuditEvent, type Executor } from "@sightline/db";
 import type { Context } from "hono";
 import type { AppEnv } from "./context.ts";
 
-/** At most this many refusals a minute are written into one tenant's trail (per process). */
+/** At most this many refusals a minute are written into one tenant's trail (per process)… */
 export const REFUSALS_PER_MINUTE = 30;
+/** … and into all trails together: paths may name any number of tenants. */
+export const ALL_REFUSALS_PER_MINUTE = 600;
 
 /**
  * Writes a valid key's 403 on a tenant's path into that tenant's trail, a bounded number a
@@ -39,14 +41,18 @@ export class RefusalRecorder {
   }
 
   #admit(tenant: string): boolean {
+    return this.#take("*", ALL_REFUSALS_PER_MINUTE) && this.#take(tenant, REFUSALS_PER_MINUTE);
+  }
+
+  #take(name: string, perMinute: number): boolean {
     const now = this.now();
-    let window = this.#windows.get(tenant);
+    let window = this.#windows.get(name);
     if (!window || now - window.start >= 60_000) {
       if (this.#windows.size >= 10_000) this.#windows.clear();
       window = { start: now, count: 0 };
-      this.#windows.set(tenant, window);
+      this.#windows.set(name, window);
     }
-    if (window.count >= REFUSALS_PER_MINUTE) {
+    if (window.count >= perMinute) {
       this.dropped++;
       return false;
     }
