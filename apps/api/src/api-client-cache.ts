@@ -9,7 +9,8 @@ import type { ApiClient } from "@sightline/domain";
  */
 export class ApiClientCache {
   readonly #entries = new Map<string, { client: ApiClient; expires: number }>();
-  readonly #unknown = new Map<string, number>();
+  readonly #unknown = new Map<string, { expires: number; reason: string }>();
+  readonly #touched = new Map<string, number>();
   #generation = 0;
 
   constructor(
@@ -43,25 +44,43 @@ export class ApiClientCache {
     this.#entries.set(keyHash, { client, expires: this.now() + this.ttlMs });
   }
 
-  /** A key hash the database does not know. */
-  setUnknown(keyHash: string): void {
+  /** A key hash the database does not know, or knows as revoked (`reason`). */
+  setUnknown(keyHash: string, reason = "Invalid API key"): void {
     if (this.ttlMs <= 0) return;
     if (this.#unknown.size >= this.maxEntries) {
       const oldest = this.#unknown.keys().next().value;
       if (oldest !== undefined) this.#unknown.delete(oldest);
     }
-    this.#unknown.set(keyHash, this.now() + this.ttlMs);
+    this.#unknown.set(keyHash, { expires: this.now() + this.ttlMs, reason });
   }
 
   isUnknown(keyHash: string): boolean {
-    const expires = this.#unknown.get(keyHash);
-    if (expires === undefined) return false;
-    if (expires > this.now()) return true;
-    this.#unknown.delete(keyHash);
-    return false;
+    return this.unknownReason(keyHash) !== undefined;
   }
 
-  /** Forgets every entry of a key ID (after revocation). */
+  /** Why a remembered key hash is refused; undefined when it is not remembered as refused. */
+  unknownReason(keyHash: string): string | undefined {
+    const entry = this.#unknown.get(keyHash);
+    if (entry === undefined) return undefined;
+    if (entry.expires > this.now()) return entry.reason;
+    this.#unknown.delete(keyHash);
+    return undefined;
+  }
+
+  /**
+   * Whether a key's last use should be written now: once a minute per key and process, so that
+   * "last used" costs no write per request.
+   */
+  shouldTouch(keyId: string, intervalMs = 60_000): boolean {
+    const now = this.now();
+    const last = this.#touched.get(keyId);
+    if (last !== undefined && now - last < intervalMs) return false;
+    if (this.#touched.size >= this.maxEntries) this.#touched.clear();
+    this.#touched.set(keyId, now);
+    return true;
+  }
+
+  /** Forgets every entry of a key ID (after a revocation, or a change of its scopes or expiry). */
   evictKey(keyId: string): void {
     this.#generation++;
     for (const [hash, entry] of this.#entries) {

@@ -48,6 +48,10 @@ export const ApiConfig = z
        * above, so that together they allow the configured figures (the buckets are per process).
        */
       SIGHTLINE_API_PROCESSES: z.coerce.number().int().min(1).max(1000).default(1),
+      /** New API keys must expire within this many days (`expiresAt` required); unbounded when unset. */
+      SIGHTLINE_KEY_MAX_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+      /** Audit events older than this many days are pruned (the pruning is itself recorded). */
+      SIGHTLINE_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
       /** PEM files: when both are set, the API serves HTTPS (reloaded on SIGHUP). */
       TLS_CERT_FILE: z.string().min(1).optional(),
       TLS_KEY_FILE: z.string().min(1).optional(),

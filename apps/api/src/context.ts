@@ -3,6 +3,8 @@ import type { ApiClient } from "@sightline/domain";
 import type { Logger } from "@sightline/logging";
 import type { AccessPaths, ServiceContext } from "@sightline/services";
 import type { ApiClientCache } from "./api-client-cache.ts";
+import type { RefusalRecorder } from "./audit-refusals.ts";
+import type { AuditNote } from "./audit-trail.ts";
 import type { RateLimits } from "./rate-limits.ts";
 import type { ReadCache } from "./read-cache.ts";
 
@@ -27,6 +29,10 @@ export interface AppDeps {
    * and their paths enumerated, in a worker thread.
    */
   accessPaths: AccessPaths;
+  /** Writes valid keys' 403s into their tenants' trails, a bounded number a minute. */
+  refusals: RefusalRecorder;
+  /** `SIGHTLINE_KEY_MAX_DAYS`: new keys must expire within this many days; unbounded when unset. */
+  keyMaxDays?: number;
   /** Token buckets per client address, per API key and per event source; none when unset. */
   rateLimits?: RateLimits;
   /** The event intake: how long an account's events wait for quiet before its step runs. */
@@ -43,5 +49,9 @@ export type AppEnv = {
     logger: Logger;
     /** The authenticated API client (set by `authenticate`). */
     apiClient: ApiClient;
+    /** Set when a request reaches its route's handler (audited routes). */
+    handlerReached?: boolean;
+    /** What the handler adds to its audit event. */
+    auditNote?: AuditNote;
   };
 };

@@ -9,6 +9,7 @@ import {
 } from "@sightline/services";
 import type PgBoss from "pg-boss";
 import { ApiClientCache } from "./api-client-cache.ts";
+import { RefusalRecorder } from "./audit-refusals.ts";
 import type { AppDeps } from "./context.ts";
 import { hashKey } from "./keys.ts";
 import type { RateLimits } from "./rate-limits.ts";
@@ -42,6 +43,8 @@ export async function connectAppDeps(options: {
   trustProxy?: boolean;
   /** How alert destinations are checked (allowed hosts, mail relay) and alerts delivered. */
   alerts?: AlertSettings;
+  /** `SIGHTLINE_KEY_MAX_DAYS`: new keys must expire within this many days. */
+  keyMaxDays?: number;
   /**
    * Where endpoint 12's graphs are built and held: a worker thread (the default), or the
    * request's own thread (the bench's baseline).
@@ -81,6 +84,8 @@ export async function connectAppDeps(options: {
       logger: options.logger,
       apiClientCache,
       readCache,
+      refusals: new RefusalRecorder(),
+      ...(options.keyMaxDays !== undefined ? { keyMaxDays: options.keyMaxDays } : {}),
       publicUrl: options.publicUrl ?? "http://127.0.0.1:8080",
       accessPaths,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),

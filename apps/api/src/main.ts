@@ -16,6 +16,7 @@ import {
   workerSettingsOf,
 } from "@sightline/services";
 import { createApp } from "./app.ts";
+import { startAuditPruning } from "./audit-retention.ts";
 import { ApiConfig } from "./config.ts";
 import { connectAppDeps } from "./deps.ts";
 import { rateLimitsOf } from "./rate-limits.ts";
@@ -94,6 +95,7 @@ async function main() {
     alerts: alertSettingsOf(config),
     rateLimits: rateLimitsOf(config),
     events: { quietSeconds: config.SIGHTLINE_EVENT_QUIET_SECONDS },
+    ...(config.SIGHTLINE_KEY_MAX_DAYS ? { keyMaxDays: config.SIGHTLINE_KEY_MAX_DAYS } : {}),
   });
   undo.push(() => running.close());
   // What the operator must settle since tenant isolation: logged at every start until settled.
@@ -105,6 +107,12 @@ async function main() {
   if (workerDb) undo.push(() => workerDb.close());
   let server: ServerType | undefined;
   if (role !== "worker") {
+    const stopPruning = startAuditPruning(
+      running.deps.db,
+      config.SIGHTLINE_AUDIT_RETENTION_DAYS,
+      logger,
+    );
+    undo.push(async () => stopPruning());
     server = serve({
       fetch: createApp(running.deps).fetch,
       hostname: config.HOST,

@@ -2,11 +2,13 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { AccessCapability, FINDING_STATUSES, PathService } from "@sightline/domain";
+import { AccessCapability, AppError, FINDING_STATUSES, PathService } from "@sightline/domain";
+import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { MAX_BODY_BYTES } from "./guards.ts";
 import { authenticate } from "./middleware/authenticate.ts";
+import { holdsPermission } from "./permissions.ts";
 
 /**
  * The agent interface: an MCP server (Streamable HTTP, stateless, JSON answers) at `/mcp`. Each
@@ -251,16 +253,60 @@ export function buildMcpServer(call: Call): McpServer {
         ),
     ),
   );
+
+  server.registerTool(
+    "audit_events",
+    {
+      title: "Who changed what",
+      description:
+        "A partner's or a direct customer's audit trail, newest first: each state-changing request (the key's ID and name, or operator; the route and its identifiers; the status; the fields changed, old and new, secrets only as changed) and each refused one. Pass nextCursor as cursor to continue.",
+      inputSchema: {
+        partnerId: z.string().optional().describe("A partner's ID"),
+        customerId: z.string().optional().describe("A direct customer's ID (instead)"),
+        since: z.string().optional().describe("An ISO 8601 time"),
+        keyId: z.string().optional().describe("Only this key's events (or `operator`)"),
+        cursor: z.string().optional(),
+      },
+      annotations: readOnly,
+    },
+    async (
+      input: Partial<Record<"partnerId" | "customerId" | "since" | "keyId" | "cursor", string>>,
+    ) => {
+      const tenant = input.partnerId
+        ? `/partner/${segment(input.partnerId)}`
+        : input.customerId
+          ? `/customer/${segment(input.customerId)}`
+          : undefined;
+      if (!tenant || (input.partnerId && input.customerId))
+        return failed("name either partnerId or customerId");
+      const { since, keyId, cursor } = input;
+      return resultOf(
+        await call("GET", `${tenant}/audit-events${query({ since, keyId, cursor })}`),
+      );
+    },
+  );
   return server;
 }
 
+/** `POST /mcp` needs the `read` scope: its tools only read (each also meets its route's scope). */
+function requireRead(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!holdsPermission(c.get("apiClient"), "read"))
+      throw new AppError(
+        "FORBIDDEN",
+        "Caller is not authorized to use the MCP server: the API key lacks the 'read' scope",
+      );
+    await next();
+  };
+}
+
 /**
- * Serves MCP at `/mcp` for any API key (401 without one): a server per request (stateless), its
+ * Serves MCP at `/mcp` for any key with `read` (401 without one, 403 without `read`): a server per request (stateless), its
  * tools calling `app` with the same key and the same connection, so the per-address and per-key
  * rate limits count an agent's calls as the API's.
  */
 export function registerMcp(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  app.all(MCP_PATH, authenticate(deps), async (c) => {
+  app.all(MCP_PATH, authenticate(deps), requireRead(), async (c) => {
     const authorization = c.req.header("authorization") ?? "";
     const env = c.env;
     const call: Call = async (method, path, body) =>

@@ -47,6 +47,7 @@ describe("the MCP server at /mcp", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "access_paths",
+      "audit_events",
       "changes_since",
       "findings",
       "iam_admins",
@@ -55,8 +56,27 @@ describe("the MCP server at /mcp", () => {
     ]);
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).toBeGreaterThan(40);
-      expect(tool.inputSchema.properties).toHaveProperty("accountId");
+      // Every tool names an account, but the tenant's audit trail.
+      if (tool.name !== "audit_events")
+        expect(tool.inputSchema.properties).toHaveProperty("accountId");
     }
+    await client.close();
+  });
+
+  it("reads the tenant's audit trail with a read key, which the tools need", async () => {
+    const made = await h.call("POST", `/partner/${partner.partnerId}/api-keys`, {
+      key: partner.key,
+      body: { name: "agent", scopes: ["read"] },
+    });
+    expect(made.status).toBe(201);
+    const client = await connect(made.json.key as string);
+    const result = (await client.callTool({
+      name: "audit_events",
+      arguments: { partnerId: partner.partnerId },
+    })) as ToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { events } = result.structuredContent as { events: { action: string }[] };
+    expect(events[0]?.action).toBe("POST /partner/{partnerId}/api-keys");
     await client.close();
   });
 

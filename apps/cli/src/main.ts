@@ -198,6 +198,11 @@ async function snapshotImport(args: string[]): Promise<number> {
   return 0;
 }
 
+async function audit(subcommand: string | undefined, args: string[]): Promise<number> {
+  const { parseAuditArgs, runAudit } = await import("./audit-command.ts");
+  return runAudit(parseAuditArgs(subcommand, args, process.env), writeLine);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (
@@ -213,6 +218,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "paths") return paths(rest);
   const [subcommand, ...args] = rest;
   if (command === "snapshot" && subcommand === "import") return snapshotImport(args);
+  if (command === "audit") return audit(subcommand, args);
   if (command === "snapshot") return fail(`snapshot needs a subcommand: snapshot import`);
   return fail(`unknown command '${command}'`);
 }

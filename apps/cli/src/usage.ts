@@ -22,6 +22,8 @@ export const USAGE = `usage:
   sightline snapshot import --partner P123456 --customer acme-prod-01 --account 123456789012
                     --authorization-details gaad.json [--resource-policies dir]
                     [--organization org.json] [--partition aws]
+  sightline audit verify --tenant P123456 [--tenant C12345 ...] | --all
+  sightline audit prune [--days 400]
 
   --resource-policies  a directory of *.json files, each { "<resource ARN>": <policy document>, ... };
                        a file named <account id>.json belongs to that account (S3 ARNs carry none)
@@ -72,7 +74,11 @@ export const USAGE = `usage:
   snapshot import      stores an exported account as the newest snapshot of a partner customer's
                        account, which endpoint 12 answers from, in the service's database:
                        DATABASE_URL, else the embedded Postgres in SIGHTLINE_DATA_DIR (.data) —
-                       the running service's, or started for the import`;
+                       the running service's, or started for the import
+  audit verify         recomputes each tenant's audit chain in DATABASE_URL's database: one JSON
+                       line per tenant, { tenant, events, problems, ok }; exit 1 if any fails
+  audit prune          deletes audit events older than --days (SIGHTLINE_AUDIT_RETENTION_DAYS,
+                       400), recording the pruning in each tenant's chain`;
 
 /** A mistake on the command line: reported with the usage, exit code 2. */
 export class UsageError extends Error {

@@ -1,5 +1,5 @@
 import type {
-  Caller,
+  AuditEventPage,
   ChangeList,
   CustomerAccountRecord,
   DirectCustomerView,
@@ -12,6 +12,7 @@ import type {
   PrincipalList,
   ResourceAccessPathsResponse,
   ResourceList,
+  WhoAmI,
   WhoCan,
 } from "@sightline/domain";
 
@@ -80,8 +81,17 @@ export const accountBase = (a: AccountRef) =>
     ? `/partner/${seg(a.partnerId)}/customer/${seg(a.partnerCustomerId)}/account/${seg(a.accountId)}`
     : `/customer/${seg(a.customerId)}/account/${seg(a.accountId)}`;
 
+export type Tenant =
+  | { kind: "partner"; partnerId: string }
+  | { kind: "customer"; customerId: string };
+
 export const api = {
-  whoami: () => call<Caller>("GET", "/whoami"),
+  whoami: () => call<WhoAmI>("GET", "/whoami"),
+  auditEvents: (t: Tenant, cursor?: string) =>
+    call<AuditEventPage>(
+      "GET",
+      `${t.kind === "partner" ? `/partner/${seg(t.partnerId)}` : `/customer/${seg(t.customerId)}`}/audit-events${q({ cursor, limit: 100 })}`,
+    ),
   partner: (partnerId: string) => call<PartnerConfig>("GET", `/partner/${seg(partnerId)}`),
   partnerCustomers: (partnerId: string) =>
     call<PartnerCustomerList>("GET", `/partner/${seg(partnerId)}/customer`),

@@ -4,18 +4,22 @@ import type { AccountRef } from "./api.ts";
 /**
  * Where the console is, in the URL's fragment (so that the API serves one page, and back and
  * forward work): `#/` lists the tenants; `#/p/<partner>/<customer>/<account>/<view>` and
- * `#/c/<customer>/<account>/<view>` show one account.
+ * `#/c/<customer>/<account>/<view>` show one account; `#/audit` the tenant's audit trail.
  */
 
 export const VIEWS = ["executions", "principals", "who-can", "paths", "changes"] as const;
 export type View = (typeof VIEWS)[number];
 
-export type Route = { page: "tenants" } | { page: "account"; account: AccountRef; view: View };
+export type Route =
+  | { page: "tenants" }
+  | { page: "audit" }
+  | { page: "account"; account: AccountRef; view: View };
 
 const seg = encodeURIComponent;
 
 export function hrefOf(route: Route): string {
   if (route.page === "tenants") return "#/";
+  if (route.page === "audit") return "#/audit";
   const a = route.account;
   const where =
     a.kind === "partner"
@@ -29,6 +33,7 @@ export function parseRoute(hash: string): Route {
   const view = (name: string | undefined): View =>
     (VIEWS as readonly string[]).includes(name ?? "") ? (name as View) : "executions";
   const [kind, ...rest] = parts;
+  if (kind === "audit") return { page: "audit" };
   if (kind === "p" && rest.length >= 3) {
     const [partnerId = "", partnerCustomerId = "", accountId = "", name] = rest;
     return {

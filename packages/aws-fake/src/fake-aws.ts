@@ -5,7 +5,7 @@ import { accountOfArn } from "@sightline/engine/arn";
 import { createFakeControl, type FakeControl } from "./control/fake-control.ts";
 import { FakeAwsError, serviceError } from "./fake-errors.ts";
 import { addFault, isAlteration, takeFault } from "./fake-faults.ts";
-import type { FakeAccountModel } from "./fake-model.ts";
+import type { FakeAccountModel, FakeBucket } from "./fake-model.ts";
 import {
   type FakeRequest,
   type FakeService,
@@ -103,6 +103,11 @@ export interface FakeAws {
   trustExternalId(roleArn: string, externalId: string): void;
   /** Writes an object as the bucket's owner would (not recorded as a call), e.g. a proof token. */
   putObjectAsOwner(bucket: string, key: string, body: string | Buffer): void;
+  /**
+   * Deletes a bucket (every object in it) and registers its name again in another account, as
+   * anyone may once a bucket name is free.
+   */
+  recreateBucket(bucket: string, ownerAccountId: string): void;
   /** Credentials of a session of the account, as a caller's own credential would be. */
   issueSession(session: { readonly arn: string; readonly expiresAt: Date }): FakeSessionCredentials;
   close(): Promise<void>;
@@ -187,6 +192,15 @@ export async function startFakeAws(
       const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
       const object = { bucket, key, headers: {}, accessKeyId: "owner", multipart: false };
       storeObject(state, object, { body: bytes });
+    },
+    recreateBucket(bucket, ownerAccountId) {
+      findBucket(state, bucket);
+      for (const path of [...state.objects.keys()])
+        if (path.startsWith(`${bucket}/`)) state.objects.delete(path);
+      const model = state.model as { buckets?: FakeBucket[] };
+      model.buckets = (model.buckets ?? []).map((found) =>
+        found.name === bucket ? { ...found, ownerAccountId } : found,
+      );
     },
     issueSession({ arn, expiresAt }) {
       const session = {

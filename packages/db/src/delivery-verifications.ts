@@ -87,3 +87,16 @@ export async function markDeliveryProven(
     .returning({ ownerId: deliveryVerifications.ownerId });
   return rows.length > 0;
 }
+
+/**
+ * The proof of an owner's destination no longer holds (its token is gone from the bucket): the
+ * destination must be proven again before anything is delivered to it. False if it was not proven.
+ */
+export async function markDeliveryUnproven(db: Executor, ownerId: string): Promise<boolean> {
+  const rows = await db
+    .update(deliveryVerifications)
+    .set({ provenAt: null })
+    .where(and(eq(deliveryVerifications.ownerId, ownerId), sql`proven_at is not null`))
+    .returning({ ownerId: deliveryVerifications.ownerId });
+  return rows.length > 0;
+}

@@ -7,6 +7,10 @@ export * from "./alert-destinations.ts";
 export * from "./analysis-result-inserts.ts";
 export * from "./analysis-results.ts";
 export * from "./api-keys.ts";
+export { auditEventHash, type ChainedFields, GENESIS_HASH } from "./audit-chain.ts";
+export * from "./audit-events.ts";
+export * from "./audit-retention.ts";
+export * from "./audit-states.ts";
 export {
   type AuditorRole,
   auditorRoleOf,

@@ -155,6 +155,18 @@ export const apiKeys = pgTable(
     customerId: text("customer_id").references(() => directCustomers.customerId, {
       onDelete: "cascade",
     }),
+    /** Keys existing before names were asked for are named `key <id>` by the migration. */
+    name: text("name").notNull(),
+    /** `read`, `trigger`, `configure`, `keys` (the API's "scopes"). */
+    permissions: text("permissions")
+      .array()
+      .notNull()
+      .default(sql`'{read,trigger,configure,keys}'::text[]`),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    /** Soft revocation: the row stays for the audit trail; the key no longer authenticates. */
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** Written at most once a minute per key and process, not per request. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     ...timestamps,
   },
   (t) => [

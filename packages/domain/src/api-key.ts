@@ -1,17 +1,25 @@
 import { z } from "zod";
 import { CustomerId, freeText, PartnerId } from "./identifiers.ts";
+import { KeySettings, Permission } from "./key-permissions.ts";
 import { SubscriptionPlanName } from "./partner-customer.ts";
 
-/** Body of `POST /admin/api-keys`: exactly one scope, a partner or a direct customer. */
+/**
+ * Body of `POST /admin/api-keys`: exactly one scope, a partner or a direct customer; the key's
+ * name, permissions (all four unless told) and expiry.
+ */
 export const CreateApiKeyRequest = z
-  .strictObject({ partnerId: PartnerId.optional(), customerId: CustomerId.optional() })
+  .strictObject({
+    partnerId: PartnerId.optional(),
+    customerId: CustomerId.optional(),
+    ...KeySettings.shape,
+  })
   .refine((body) => (body.partnerId === undefined) !== (body.customerId === undefined), {
     message: "must name exactly one of partnerId and customerId",
   })
-  .transform((body) =>
-    body.partnerId !== undefined
-      ? { partnerId: body.partnerId }
-      : { customerId: body.customerId as string },
+  .transform(({ partnerId, customerId, ...settings }) =>
+    partnerId !== undefined
+      ? { partnerId, ...settings }
+      : { customerId: customerId as string, ...settings },
   );
 export type CreateApiKeyRequest = z.output<typeof CreateApiKeyRequest>;
 
@@ -23,6 +31,9 @@ export const ApiKeyId = z
 export const CreatedApiKey = z.object({
   id: ApiKeyId,
   key: z.string(),
+  name: z.string(),
+  scopes: z.array(Permission),
+  expiresAt: z.iso.datetime().nullable(),
   partnerId: PartnerId.optional(),
   customerId: CustomerId.optional(),
   createdAt: z.iso.datetime(),
@@ -53,10 +64,21 @@ export type DirectCustomerRecord = z.infer<typeof DirectCustomerRecord>;
  */
 export type ApiClient =
   | { kind: "operator" }
-  | { kind: "partner"; partnerId: string; keyId: string }
-  | { kind: "customer"; customerId: string; keyId: string };
+  | ({ kind: "partner"; partnerId: string } & KeyHolder)
+  | ({ kind: "customer"; customerId: string } & KeyHolder);
 
-/** `GET /whoami`: whom the caller's key acts for (the console's first request). */
+/**
+ * A tenant's key, as its row says. A client built without `permissions` holds none: every route
+ * that needs one refuses it.
+ */
+export interface KeyHolder {
+  keyId: string;
+  keyName?: string;
+  permissions?: readonly Permission[];
+  expiresAt?: Date | null;
+}
+
+/** `GET /whoami`'s tenant: whom the caller's key acts for. */
 export const Caller = z
   .discriminatedUnion("kind", [
     z.object({ kind: z.literal("operator") }),
@@ -65,3 +87,23 @@ export const Caller = z
   ])
   .meta({ id: "Caller" });
 export type Caller = z.infer<typeof Caller>;
+
+const KeyFacts = {
+  id: ApiKeyId,
+  name: z.string(),
+  scopes: z.array(Permission),
+  expiresAt: z.iso.datetime().nullable(),
+};
+
+/**
+ * `GET /whoami`: the caller's tenant (`Caller`) and, for a tenant's key, its ID, name, scopes and
+ * expiry (the console's first request: it hides what the key cannot do).
+ */
+export const WhoAmI = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("operator") }),
+    z.object({ kind: z.literal("partner"), partnerId: z.string(), ...KeyFacts }),
+    z.object({ kind: z.literal("customer"), customerId: z.string(), ...KeyFacts }),
+  ])
+  .meta({ id: "WhoAmI" });
+export type WhoAmI = z.infer<typeof WhoAmI>;

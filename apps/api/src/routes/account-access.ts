@@ -57,6 +57,7 @@ export const listPartnerPrincipals = defineEndpoint({
     request: { params: MonitoredAccountPath, query: PrincipalListQuery },
     responses: { 200: ok(PrincipalList, "A page of principals"), ...errorsOf(400, 403, 404, 409) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the principals of ${partnerWhat(p)}`,
@@ -78,6 +79,7 @@ export const listCustomerPrincipals = defineEndpoint({
     request: { params: CustomerAccountPath, query: PrincipalListQuery },
     responses: { 200: ok(PrincipalList, "A page of principals"), ...errorsOf(400, 403, 404, 409) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the principals of ${customerWhat(p)}`,
@@ -122,6 +124,7 @@ export const getPartnerPrincipalAccess = defineEndpoint({
       ...errorsOf(400, 403, 404, 409),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read a principal's access in ${partnerWhat(p)}`,
@@ -147,6 +150,7 @@ export const getCustomerPrincipalAccess = defineEndpoint({
       ...errorsOf(400, 403, 404, 409),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read a principal's access in ${customerWhat(p)}`,
@@ -174,6 +178,7 @@ export const partnerWhoCan = defineEndpoint({
     request: { params: MonitoredAccountPath, query: WhoCanQuery },
     responses: { 200: ok(WhoCan, "Who can access it"), ...errorsOf(400, 403, 404, 409) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read who can access a resource of ${partnerWhat(p)}`,
@@ -195,6 +200,7 @@ export const customerWhoCan = defineEndpoint({
     request: { params: CustomerAccountPath, query: WhoCanQuery },
     responses: { 200: ok(WhoCan, "Who can access it"), ...errorsOf(400, 403, 404, 409) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read who can access a resource of ${customerWhat(p)}`,
@@ -221,6 +227,7 @@ export const listPartnerResources = defineEndpoint({
     request: { params: MonitoredAccountPath, query: ResourceListQuery },
     responses: { 200: ok(ResourceList, "A page of resources"), ...errorsOf(400, 403, 404, 409) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the resources of ${partnerWhat(p)}`,
@@ -242,6 +249,7 @@ export const listCustomerResources = defineEndpoint({
     request: { params: CustomerAccountPath, query: ResourceListQuery },
     responses: { 200: ok(ResourceList, "A page of resources"), ...errorsOf(400, 403, 404, 409) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the resources of ${customerWhat(p)}`,

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { upsertDirectCustomer } from "@sightline/db";
+import { getDirectCustomerView, upsertDirectCustomer } from "@sightline/db";
 import { CustomerId, DirectCustomerConfig, DirectCustomerRecord } from "@sightline/domain";
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
@@ -24,6 +24,7 @@ export const putDirectCustomer = defineEndpoint({
       ...errorsOf(403, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => getDirectCustomerView(db, p.customerId ?? "") },
   access: { kind: "operator", operation: "register direct customers" },
   handler: (deps) => async (c) =>
     c.json(await upsertDirectCustomer(deps.db, c.req.valid("json")), 200),

@@ -43,6 +43,7 @@ export const putOemIntegration = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => getOemGrant(db, p.partnerId ?? "") },
   access: { kind: "operator", operation: "make partners OEM integrations" },
   handler: (deps) => async (c) => {
     const { partnerId } = c.req.valid("param");

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AlertOwner } from "@sightline/db";
+import { alertDestinationsState } from "@sightline/db";
 import {
   AlertDestinations,
   AlertDestinationsBody,
@@ -55,6 +56,7 @@ export const getPartnerAlertDestinations = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the alert destinations of partner ${p.partnerId}`,
@@ -84,6 +86,8 @@ export const putPartnerAlertDestinations = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfPartner(p.partnerId ?? "")) },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure the alert destinations of partner ${p.partnerId}`,
@@ -110,6 +114,8 @@ export const rotatePartnerAlertSecret = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfPartner(p.partnerId ?? "")) },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `rotate an alert secret of partner ${p.partnerId}`,
@@ -141,6 +147,7 @@ export const getCustomerAlertDestinations = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the alert destinations of customer ${p.customerId}`,
@@ -170,6 +177,8 @@ export const putCustomerAlertDestinations = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfCustomer(p.customerId ?? "")) },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure the alert destinations of customer ${p.customerId}`,
@@ -199,6 +208,8 @@ export const rotateCustomerAlertSecret = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: { state: (db, p) => alertDestinationsState(db, ownerOfCustomer(p.customerId ?? "")) },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `rotate an alert secret of customer ${p.customerId}`,

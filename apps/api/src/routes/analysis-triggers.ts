@@ -55,6 +55,7 @@ export const triggerCustomerAnalysis = defineEndpoint({
       ...errorsOf(403, 404, 409, 429, ...bodyErrors),
     },
   }),
+  permission: "trigger",
   access: {
     kind: "scoped",
     operation: (p) => `trigger an analysis of account ${p.accountId} of customer ${p.customerId}`,
@@ -91,6 +92,7 @@ export const triggerPartnerAnalysis = defineEndpoint({
       ...errorsOf(403, 404, 409, 429, ...bodyErrors),
     },
   }),
+  permission: "trigger",
   access: {
     kind: "scoped",
     operation: (p) =>

@@ -163,6 +163,7 @@ export const listPartnerChanges = defineEndpoint({
     request: { params: MonitoredAccountPath, query: ChangeListQuery },
     responses: { 200: ok(ChangeList, "A page of changes"), ...errorsOf(400, 403, 404) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>
@@ -186,6 +187,7 @@ export const listCustomerChanges = defineEndpoint({
     request: { params: CustomerAccountPath, query: ChangeListQuery },
     responses: { 200: ok(ChangeList, "A page of changes"), ...errorsOf(400, 403, 404) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the changes of account ${p.accountId} of customer ${p.customerId}`,
@@ -208,6 +210,7 @@ export const listPartnerFindings = defineEndpoint({
     request: { params: MonitoredAccountPath, query: FindingListQuery },
     responses: { 200: ok(FindingList, "A page of findings"), ...errorsOf(400, 403, 404) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>
@@ -231,6 +234,7 @@ export const listCustomerFindings = defineEndpoint({
     request: { params: CustomerAccountPath, query: FindingListQuery },
     responses: { 200: ok(FindingList, "A page of findings"), ...errorsOf(400, 403, 404) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the findings of account ${p.accountId} of customer ${p.customerId}`,

@@ -1,5 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteCustomerAccount, listCustomerAccounts, upsertCustomerAccount } from "@sightline/db";
+import {
+  customerAccountState,
+  deleteCustomerAccount,
+  listCustomerAccounts,
+  upsertCustomerAccount,
+} from "@sightline/db";
 import {
   AppError,
   AUDITOR_ROLE_IN_USE,
@@ -39,6 +44,11 @@ export const putCustomerAccount = defineEndpoint({
       409: auditorRoleConflict,
     },
   }),
+  audit: {
+    state: (db, p) =>
+      customerAccountState(db, { customerId: p.customerId ?? "", accountId: p.accountId ?? "" }),
+  },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure monitoring of ${accountOf(p)}`,
@@ -77,6 +87,11 @@ export const deleteCustomerAccountRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: {
+    state: (db, p) =>
+      customerAccountState(db, { customerId: p.customerId ?? "", accountId: p.accountId ?? "" }),
+  },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `delete monitoring of ${accountOf(p)}`,
@@ -106,6 +121,7 @@ export const listCustomerAccountsRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the monitored accounts of customer ${p.customerId}`,

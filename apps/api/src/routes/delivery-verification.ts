@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { deliveryProofState } from "@sightline/db";
 import { CustomerPath, DeliveryVerification, PartnerPath } from "@sightline/domain";
 import { getDeliveryVerification } from "@sightline/services";
 import { defineEndpoint } from "../endpoint.ts";
@@ -23,6 +24,8 @@ export const partnerDeliveryVerification = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: { state: (db, p) => deliveryProofState(db, p.partnerId ?? ""), onlyWhenChanged: true },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `verify the delivery destination of partner ${p.partnerId}`,
@@ -49,6 +52,8 @@ export const customerDeliveryVerification = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  audit: { state: (db, p) => deliveryProofState(db, p.customerId ?? ""), onlyWhenChanged: true },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `verify the delivery destination of customer ${p.customerId}`,

@@ -37,6 +37,8 @@ export const putDirectCustomerSettingsRoute = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: { state: (db, p) => getDirectCustomerView(db, p.customerId ?? "") },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure customer ${p.customerId}`,
@@ -66,6 +68,7 @@ export const getDirectCustomerRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the configuration of customer ${p.customerId}`,

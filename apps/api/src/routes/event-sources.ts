@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { type Executor, getEventSource, getPartnerCustomer } from "@sightline/db";
 import {
   CustomerAccountPath,
   EventSourceStatus,
@@ -43,15 +44,28 @@ const ROTATE_RULES =
 const READ_RULES =
   "Where the account's events go and what arrived (received, applied by an event step or a full analysis, refused, unknown), never the token; 404 before the first rotate.";
 
+/** What the audit trail compares: whether events are on, and the token only as "changed". */
+async function eventSourceState(db: Executor, customerId: string | undefined, accountId: string) {
+  if (!customerId) return { events: "off" };
+  const row = await getEventSource(db, { customerId, accountId });
+  return row ? { events: "on", token: row.tokenHash.toString("hex") } : { events: "off" };
+}
+
 /** The three event-source routes of one path form (partner customer's or direct customer's). */
 function eventSourceRoutes(form: {
   path: string;
   params: typeof MonitoredAccountPath | typeof CustomerAccountPath;
   names: { rotate: string; get: string; delete: string };
   owner: (p: Record<string, string>) => AccountOwner;
+  /** The execution-style customer ID the path names, if configured. */
+  customerIdOf: (db: Executor, p: Record<string, string>) => Promise<string | undefined>;
   scope: typeof partnerScope | typeof customerScope;
   whose: (p: Record<string, string>) => string;
 }) {
+  const audit = {
+    state: async (db: Executor, p: Record<string, string>) =>
+      eventSourceState(db, await form.customerIdOf(db, p), p.accountId ?? ""),
+  };
   const access = (verb: string) => ({
     kind: "scoped" as const,
     operation: (p: Record<string, string>) => `${verb} the event source of ${form.whose(p)}`,
@@ -71,7 +85,9 @@ function eventSourceRoutes(form: {
         ...errorsOf(400, 403, 404),
       },
     }),
+    permission: "trigger",
     access: access("rotate"),
+    audit,
     handler: (deps) => async (c) => {
       const p = c.req.param() as Record<string, string>;
       const rotated = await rotateEventToken(
@@ -98,6 +114,7 @@ function eventSourceRoutes(form: {
         ...errorsOf(403, 404),
       },
     }),
+    permission: "read",
     access: access("read"),
     handler: (deps) => async (c) => {
       const p = c.req.param() as Record<string, string>;
@@ -122,7 +139,9 @@ function eventSourceRoutes(form: {
       request: { params: form.params },
       responses: { 204: { description: "Switched off" }, ...errorsOf(403, 404) },
     }),
+    permission: "trigger",
     access: access("delete"),
+    audit,
     handler: (deps) => async (c) => {
       const p = c.req.param() as Record<string, string>;
       await removeEventSource(servicesFor(deps, c), form.owner(p), p.accountId ?? "");
@@ -141,6 +160,13 @@ export const partnerEventSource = eventSourceRoutes({
     delete: "deletePartnerEventSource",
   },
   owner: partnerOwner,
+  customerIdOf: async (db, p) =>
+    (
+      await getPartnerCustomer(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+      })
+    )?.customerId,
   scope: partnerScope,
   whose: (p) => `account ${p.accountId} of partner ${p.partnerId} customer ${p.partnerCustomerId}`,
 });
@@ -154,6 +180,7 @@ export const customerEventSource = eventSourceRoutes({
     delete: "deleteCustomerEventSource",
   },
   owner: customerOwner,
+  customerIdOf: async (_db, p) => p.customerId,
   scope: customerScope,
   whose: (p) => `account ${p.accountId} of customer ${p.customerId}`,
 });

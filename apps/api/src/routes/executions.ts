@@ -72,6 +72,7 @@ export const getExecutionRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read execution ${p.executionId}`,
@@ -102,6 +103,7 @@ export const listPartnerExecutions = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>
@@ -134,6 +136,7 @@ export const listCustomerExecutions = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the executions of account ${p.accountId} of customer ${p.customerId}`,

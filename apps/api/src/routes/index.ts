@@ -21,6 +21,11 @@ import {
   rotatePartnerAlertSecret,
 } from "./alert-destinations.ts";
 import { triggerCustomerAnalysis, triggerPartnerAnalysis } from "./analysis-triggers.ts";
+import {
+  listAllAuditEvents,
+  listCustomerAuditEvents,
+  listPartnerAuditEvents,
+} from "./audit-events.ts";
 import { receiveAwsEventRoute } from "./aws-events.ts";
 import {
   listCustomerChanges,
@@ -62,6 +67,7 @@ import {
   denyIamAdminBoundary,
   denyIamAdminIdentity,
 } from "./static-documents.ts";
+import { customerApiKeys, partnerApiKeys } from "./tenant-api-keys.ts";
 import { whoami } from "./whoami.ts";
 
 /** Every API route: the interface contract's in its order, then the extensions. */
@@ -121,8 +127,17 @@ export const endpoints: readonly Endpoint[] = [
   customerEventSource.read,
   customerEventSource.remove,
   receiveAwsEventRoute,
+  partnerApiKeys.list,
+  partnerApiKeys.create,
+  partnerApiKeys.revoke,
+  customerApiKeys.list,
+  customerApiKeys.create,
+  customerApiKeys.revoke,
+  listPartnerAuditEvents,
+  listCustomerAuditEvents,
   createApiKey,
   revokeApiKey,
+  listAllAuditEvents,
   putDirectCustomer,
   putOemIntegration,
   getOemIntegration,

@@ -3,6 +3,7 @@ import {
   deleteMonitoredAccount,
   getOemGrant,
   listMonitoredAccounts,
+  monitoredAccountState,
   upsertMonitoredAccount,
 } from "@sightline/db";
 import {
@@ -55,6 +56,15 @@ export const putMonitoredAccount = defineEndpoint({
       409: auditorRoleConflict,
     },
   }),
+  audit: {
+    state: (db, p) =>
+      monitoredAccountState(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+        accountId: p.accountId ?? "",
+      }),
+  },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure monitoring of ${accountOf(p)}`,
@@ -99,6 +109,15 @@ export const deleteMonitoredAccountRoute = defineEndpoint({
       },
     },
   }),
+  audit: {
+    state: (db, p) =>
+      monitoredAccountState(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+        accountId: p.accountId ?? "",
+      }),
+  },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `delete monitoring of ${accountOf(p)}`,
@@ -131,6 +150,7 @@ export const listMonitoredAccountsRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>

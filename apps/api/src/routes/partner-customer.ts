@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { listPartnerCustomers, upsertPartnerCustomer } from "@sightline/db";
+import { getPartnerCustomer, listPartnerCustomers, upsertPartnerCustomer } from "@sightline/db";
 import {
   AppError,
   PartnerCustomerConfig,
@@ -31,6 +31,14 @@ export const putPartnerCustomer = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  audit: {
+    state: (db, p) =>
+      getPartnerCustomer(db, {
+        partnerId: p.partnerId ?? "",
+        partnerCustomerId: p.partnerCustomerId ?? "",
+      }),
+  },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure customer ${p.partnerCustomerId} of partner ${p.partnerId}`,
@@ -62,6 +70,7 @@ export const listPartnerCustomersRoute = defineEndpoint({
     request: { params: PartnerPath },
     responses: { 200: ok(PartnerCustomerList, "The partner's customers"), ...errorsOf(400, 403) },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `list the customers of partner ${p.partnerId}`,

@@ -25,6 +25,8 @@ export const putPartner = defineEndpoint({
     request: { params: PartnerPath, ...jsonBody(PartnerConfig, "The partner configuration") },
     responses: { 200: ok(PartnerRef, "Stored"), ...errorsOf(403, ...bodyErrors) },
   }),
+  audit: { state: (db, p) => getPartner(db, p.partnerId ?? "") },
+  permission: "configure",
   access: {
     kind: "scoped",
     operation: (p) => `configure partner ${p.partnerId}`,
@@ -57,6 +59,7 @@ export const getPartnerRoute = defineEndpoint({
       ...errorsOf(400, 403, 404),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) => `read the configuration of partner ${p.partnerId}`,

@@ -28,6 +28,7 @@ export const resourceAccessPathsRoute = defineEndpoint({
       ...errorsOf(403, 404, 409, ...bodyErrors),
     },
   }),
+  permission: "read",
   access: {
     kind: "scoped",
     operation: (p) =>

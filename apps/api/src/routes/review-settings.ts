@@ -49,6 +49,7 @@ export const getPartnerReviewSettings = defineEndpoint({
     request: { params: PartnerCustomerPath },
     responses: { 200: ok(ReviewSettings, "The settings in force"), ...errorsOf(400, 403, 404) },
   }),
+  permission: "read",
   access: { kind: "scoped", operation: partnerOperation("read"), scope: partnerScope },
   handler: (deps) => async (c) => {
     const customerId = await partnerCustomerId(deps.db, c.req.valid("param"));
@@ -70,6 +71,7 @@ export const putPartnerReviewSettings = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  permission: "configure",
   access: { kind: "scoped", operation: partnerOperation("set"), scope: partnerScope },
   handler: (deps) => async (c) => {
     const customerId = await partnerCustomerId(deps.db, c.req.valid("param"));
@@ -88,6 +90,7 @@ export const getCustomerReviewSettings = defineEndpoint({
     request: { params: CustomerPath },
     responses: { 200: ok(ReviewSettings, "The settings in force"), ...errorsOf(400, 403, 404) },
   }),
+  permission: "read",
   access: { kind: "scoped", operation: customerOperation("read"), scope: customerScope },
   handler: (deps) => async (c) => {
     const customerId = await directCustomerId(deps.db, c.req.valid("param").customerId);
@@ -109,6 +112,7 @@ export const putCustomerReviewSettings = defineEndpoint({
       ...errorsOf(403, 404, ...bodyErrors),
     },
   }),
+  permission: "configure",
   access: { kind: "scoped", operation: customerOperation("set"), scope: customerScope },
   handler: (deps) => async (c) => {
     const customerId = await directCustomerId(deps.db, c.req.valid("param").customerId);

@@ -56,6 +56,7 @@ function staticEndpoint(spec: {
         ...errorsOf(),
       },
     }),
+    permission: "read",
     access: { kind: "authenticated" },
     handler: () => (c) => {
       const { json, etag } = document();

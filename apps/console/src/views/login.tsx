@@ -1,9 +1,9 @@
-import type { Caller } from "@sightline/domain";
+import type { WhoAmI } from "@sightline/domain";
 import { useState } from "preact/hooks";
 import { ApiError, api, signIn, signOut } from "../api.ts";
 
 /** The key is asked for once and kept in memory for this tab only: reloading asks again. */
-export function Login(props: { onSignedIn: (caller: Caller) => void }) {
+export function Login(props: { onSignedIn: (caller: WhoAmI) => void }) {
   const [message, setMessage] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import {
+  appendAuditEvent,
   type DeliverySettings,
   type Executor,
   getDirectCustomerView,
   getPartner,
   issueDeliveryVerification,
   markDeliveryProven,
+  markDeliveryUnproven,
   type S3Destination,
 } from "@sightline/db";
 import {
@@ -68,8 +70,11 @@ async function readToken(
 }
 
 /**
- * Before anything is written to an S3 destination: a proven one passes; an unproven one is
- * proven now if its token is in the bucket. Otherwise the delivery fails `INBOX_UNPROVEN`, or,
+ * Before anything is written to an S3 destination: its token must be there, every time. A proof
+ * once made is read again (one small GET), because a bucket name is global: a proven bucket
+ * deleted and registered again by another account must receive nothing. A lost proof is
+ * recorded, in the owner's audit trail too, and the delivery fails `INBOX_UNPROVEN` saying why.
+ * An unproven destination is proven now if its token is there; otherwise the delivery fails, or,
  * where the operator allows unproven destinations for a transition, goes on with a warning.
  */
 export async function proveDestination(
@@ -79,16 +84,27 @@ export async function proveDestination(
   options: { allowUnproven: boolean },
 ): Promise<ExecutionWarning[]> {
   const verification = await deliveryVerificationOf(db, destination);
-  if (verification.status === "proven") return [];
   const read = await readToken(inbox, verification.key);
-  if (read.found?.trim() === verification.token) {
-    await markDeliveryProven(db, destination, verification.token);
-    return [];
-  }
   const where = `s3://${destination.bucketName}/${verification.key}`;
   const seen =
     read.denied ??
     (read.found === undefined ? "nothing is there" : "what is there is not the token");
+  const holds = read.found?.trim() === verification.token;
+  if (verification.status === "proven") {
+    if (holds) return [];
+    await recordProofLost(db, destination, seen);
+    throw new AppError(
+      "INBOX_UNPROVEN",
+      `The proof that ${destination.ownerId} controls the bucket ${destination.bucketName} no longer holds: its token at ${where} is gone (${seen}). The bucket may have been deleted and its name registered by another AWS account, so nothing was written: if the bucket is yours, get a new token with GET ${verificationRoute(destination.ownerId)}, put it at ${where}, then trigger the analysis again`,
+    );
+  }
+  if (holds) {
+    if (await markDeliveryProven(db, destination, verification.token))
+      await recordProofEvent(db, destination, "delivery.proven", {
+        proven: { old: false, new: true },
+      });
+    return [];
+  }
   const what = `Sightline has not verified that ${destination.ownerId} controls the bucket ${destination.bucketName} (${seen})`;
   const todo = `get the token with GET ${verificationRoute(destination.ownerId)}, put it at ${where}, then trigger the analysis again`;
   if (options.allowUnproven)
@@ -99,6 +115,34 @@ export async function proveDestination(
       },
     ];
   throw new AppError("INBOX_UNPROVEN", `${what}, so nothing was written: ${todo}`);
+}
+
+async function recordProofLost(db: Executor, destination: S3Destination, seen: string) {
+  if (await markDeliveryUnproven(db, destination.ownerId))
+    await recordProofEvent(db, destination, "delivery.proof-lost", {
+      proven: { old: true, new: false },
+      reason: { old: null, new: `the token is gone from the bucket (${seen})` },
+    });
+}
+
+/** The proof of an inbox and its loss, in the owner's audit trail, done by Sightline itself. */
+function recordProofEvent(
+  db: Executor,
+  destination: S3Destination,
+  action: string,
+  changes: Record<string, unknown>,
+) {
+  return appendAuditEvent(db, {
+    tenant: destination.ownerId,
+    keyId: null,
+    actorName: "sightline",
+    action,
+    route: "delivery",
+    params: { bucketName: destination.bucketName },
+    status: 200,
+    requestId: null,
+    changes,
+  });
 }
 
 /** Whose configured destination: a partner's (`DeliverToPartner`) or a direct customer's. */
