@@ -5,7 +5,7 @@ export default defineConfig({
   ...fromSources,
   test: {
     globalSetup: ["./test/global-setup.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 });
