@@ -147,7 +147,11 @@ async function main() {
   }
   // The API answers first; the worker starts taking jobs right after, in this process or, with
   // SIGHTLINE_ROLE=all, in a child process, off the API's event loop.
-  if (workerDb) await startWorker({ ...running.deps.services, db: workerDb.db }, settings);
+  if (workerDb)
+    await startWorker(
+      { ...running.deps.services, db: workerDb.db, databaseUrl: database.url },
+      settings,
+    );
   const workerChild: WorkerChild | undefined =
     role === "all"
       ? startWorkerChild({

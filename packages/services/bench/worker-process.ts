@@ -77,6 +77,7 @@ const boss = await startJobQueue({
 await startWorker(
   {
     db: database.db,
+    databaseUrl,
     boss,
     masterKey: localMasterKey(randomBytes(32)),
     logger,

@@ -14,6 +14,11 @@ export interface ServiceContext {
   logger: Logger;
   /** The clock: execution dates, credential expiry, daily limits. */
   now: () => Date;
+  /**
+   * Where `db` connects: a worker's lease heartbeat then runs on a thread of its own (and keeps
+   * renewing while an analysis holds the main thread); without it, the main thread renews.
+   */
+  databaseUrl?: string;
   /** How alerts are checked and delivered (allowed hosts, mail relay, …); defaults when absent. */
   alerts?: AlertSettings;
 }

@@ -1,13 +1,11 @@
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { type ResourceLimits, Worker, type WorkerOptions } from "node:worker_threads";
+import { type ResourceLimits, Worker } from "node:worker_threads";
 import {
   AppError,
   type ResourceAccessPathsRequest,
   type ResourceAccessPathsResponse,
 } from "@sightline/domain";
 import type { Logger } from "@sightline/logging";
+import { threadEntry } from "../runtime/thread-entry.ts";
 import { AccessPathGraphs, type SnapshotData } from "./access-path-graphs.ts";
 import { type FromWorker, receiveError, sendError, type ToWorker } from "./access-path-protocol.ts";
 
@@ -53,24 +51,6 @@ interface Thread {
 
 const unavailable = (message: string) =>
   new AppError("UNAVAILABLE", message, { retryable: true, details: { retryAfterSeconds: 1 } });
-
-/**
- * How to start the worker: its built JavaScript beside this file, or, when this file is run from
- * its TypeScript source (tests, `tsx`), the source through tsx's loader registered in the thread
- * (on Node 20 a loader registered with `--import` is not registered in worker threads).
- */
-function workerEntry(): { entry: string | URL; options: WorkerOptions } {
-  const here = import.meta.url;
-  if (!here.endsWith(".ts"))
-    return { entry: new URL("./access-path-worker.js", here), options: {} };
-  const tsxPackage = createRequire(here).resolve("tsx/package.json");
-  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), "dist/esm/api/index.mjs"));
-  const source = new URL("./access-path-worker.ts", here);
-  return {
-    entry: `import(${JSON.stringify(tsxApi.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`,
-    options: { eval: true, execArgv: ["--conditions=@sightline/source"] },
-  };
-}
 
 /** The bytes of each snapshot in an ArrayBuffer of its own, so that they can be transferred. */
 function transferable(data: SnapshotData): { data: Uint8Array[]; transfer: ArrayBuffer[] } {
@@ -142,7 +122,7 @@ export class AccessPathThreads implements AccessPaths {
   #thread(index: number): Thread {
     const running = this.#threads[index];
     if (running) return running;
-    const { entry, options } = workerEntry();
+    const { entry, options } = threadEntry(import.meta.url, "access-path-worker");
     const worker = new Worker(entry, {
       ...options,
       workerData: {

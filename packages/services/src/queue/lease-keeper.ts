@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { Worker } from "node:worker_threads";
 import { acquireJobLease, reapLostLeases, releaseJobLease, renewJobLeases } from "@sightline/db";
 import type PgBoss from "pg-boss";
 import type { ServiceContext } from "../context.ts";
+import { threadEntry } from "../runtime/thread-entry.ts";
 import { heldLease, type JobLease, LeaseLostError } from "./job-lease.ts";
+import type { FromHeartbeat, HeartbeatSettings, ToHeartbeat } from "./lease-heartbeat-protocol.ts";
 
 /** The job kinds that hold leases; each has its own longest run. */
 export type LeasedKind = "analysis" | "event" | "alert";
@@ -52,8 +55,11 @@ export class LeaseKeeper {
   #lastRenewal = Date.now();
   #ticking = false;
 
+  /** Renews the leases on a thread of its own when the database's URL is known. */
+  #heartbeat: Worker | undefined;
+
   constructor(
-    private readonly ctx: Pick<ServiceContext, "db" | "boss" | "logger">,
+    private readonly ctx: Pick<ServiceContext, "db" | "boss" | "logger" | "databaseUrl">,
     private readonly settings: LeaseSettings,
     private readonly queueSchema: string,
   ) {}
@@ -61,11 +67,44 @@ export class LeaseKeeper {
   start(): void {
     this.#timer ??= setInterval(() => void this.tick(), this.settings.renewSeconds * 1000);
     this.#timer.unref();
+    if (this.ctx.databaseUrl && !this.#heartbeat)
+      this.#heartbeat = this.#startHeartbeat(this.ctx.databaseUrl);
   }
 
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#heartbeat?.postMessage({ stop: true } satisfies ToHeartbeat);
+    this.#heartbeat = undefined;
+  }
+
+  #startHeartbeat(databaseUrl: string): Worker {
+    const { entry, options } = threadEntry(import.meta.url, "lease-heartbeat");
+    const workerData: HeartbeatSettings = {
+      databaseUrl,
+      owner: this.owner,
+      renewSeconds: this.settings.renewSeconds,
+      lostAfterSeconds: this.settings.lostAfterSeconds,
+    };
+    const worker = new Worker(entry, { ...options, workerData });
+    worker.unref();
+    worker.on("message", (message: FromHeartbeat) =>
+      this.#lostUnless(message.renewed, message.held),
+    );
+    worker.on("error", (error) => {
+      // Without its thread, the main thread renews (as it does where no URL is known).
+      this.ctx.logger.error({ err: error }, "job leases: the heartbeat thread failed");
+      this.#heartbeat = undefined;
+    });
+    for (const id of this.#running.keys()) worker.postMessage({ add: id } satisfies ToHeartbeat);
+    return worker;
+  }
+
+  /** The running jobs among `tried` whose lease is not among `held` were taken back. */
+  #lostUnless(tried: readonly string[], held: readonly string[]): void {
+    const still = new Set(held);
+    for (const id of tried)
+      if (!still.has(id)) this.#running.get(id)?.controller.abort(new LeaseLostError(id, "lost"));
   }
 
   /** Leases held now (for health). */
@@ -102,6 +141,7 @@ export class LeaseKeeper {
           lostAfterSeconds: this.settings.lostAfterSeconds,
         });
         const onOverrun = options.onOverrun;
+        this.#heartbeat?.postMessage({ add: job.id } satisfies ToHeartbeat);
         this.#running.set(job.id, {
           lease,
           controller,
@@ -128,6 +168,7 @@ export class LeaseKeeper {
           );
         } finally {
           this.#running.delete(job.id);
+          this.#heartbeat?.postMessage({ remove: job.id } satisfies ToHeartbeat);
           if (!controller.signal.aborted) controller.abort(new LeaseLostError(job.id, "lost"));
           await releaseJobLease(this.ctx.db, job.id, this.owner).catch(() => {});
         }
@@ -144,7 +185,7 @@ export class LeaseKeeper {
     if (this.#ticking) return;
     this.#ticking = true;
     try {
-      await this.#renew();
+      if (!this.#heartbeat) await this.#renew();
       await this.#endOverrun();
       await this.reap();
     } catch (error) {
@@ -169,8 +210,7 @@ export class LeaseKeeper {
       if (Date.now() - this.#lastRenewal < this.settings.lostAfterSeconds * 1000) throw error;
       held = new Set();
     }
-    for (const id of ids)
-      if (!held.has(id)) this.#running.get(id)?.controller.abort(new LeaseLostError(id, "lost"));
+    this.#lostUnless(ids, [...held]);
   }
 
   async #endOverrun(): Promise<void> {

@@ -28,6 +28,7 @@ export async function openServiceContext(options: {
   return {
     ctx: {
       db: database.db,
+      databaseUrl: options.databaseUrl,
       boss,
       masterKey,
       logger: options.logger,

@@ -122,6 +122,7 @@ export async function startPipeline(
   const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-pipeline-"));
   const ctx: ServiceContext = {
     db: database.db,
+    databaseUrl,
     boss,
     masterKey: localMasterKey(randomBytes(32)),
     logger: silentLogger,

@@ -28,6 +28,7 @@ const boss = await startJobQueue({
 await startWorker(
   {
     db: database.db,
+    databaseUrl,
     boss,
     masterKey: localMasterKey(randomBytes(32)),
     logger,
