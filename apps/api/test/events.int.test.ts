@@ -86,4 +86,12 @@ describe("an account's events through the API", async () => {
     expect((await postEvent(madeAdmin)).status).toBe(401);
     expect((await h.call("GET", `${p.base}/event-source`, { key: p.key })).status).toBe(404);
   });
+
+  it("an account no longer monitored takes no events: its token stops with it", async () => {
+    const again = await h.call("POST", `${p.base}/event-source/rotate`, { key: p.key });
+    const fresh = RotatedEventSource.parse(again.json).token;
+    expect((await postEvent(madeAdmin, { [TOKEN_HEADER]: fresh })).status).toBe(202);
+    expect((await h.call("DELETE", p.base, { key: p.key })).status).toBe(200);
+    expect((await postEvent(madeAdmin, { [TOKEN_HEADER]: fresh })).status).toBe(401);
+  });
 });

@@ -162,8 +162,3 @@ export async function pruneAccountEvents(db: Executor, before: Date): Promise<nu
     .returning({ seq: accountEvents.seq });
   return rows.length;
 }
-
-/** Forgets an account's events (its monitoring or its event source was removed). */
-export async function deleteAccountEvents(db: Executor, keys: EventSourceKey[]): Promise<void> {
-  for (const key of keys) await db.delete(accountEvents).where(eventsOf(key));
-}

@@ -9,6 +9,7 @@ import {
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { auditorRoleOf, auditorRoleTakenByOthers } from "./auditor-roles.ts";
 import type { Executor } from "./client.ts";
+import { deleteAccountEventSource } from "./event-sources.ts";
 import type { UpsertAccountResult } from "./monitored-accounts.ts";
 import { customerAccounts, directCustomers } from "./schema.ts";
 
@@ -89,6 +90,8 @@ export async function deleteCustomerAccount(
       ),
     )
     .returning({ provider: customerAccounts.provider });
+  // An account no longer monitored takes no events: its token stops with it.
+  await deleteAccountEventSource(db, key);
   return {
     customerId: key.customerId,
     accountId: key.accountId,

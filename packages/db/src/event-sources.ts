@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
-import { eventSources } from "./schema-events.ts";
+import { accountEvents, eventSources } from "./schema-events.ts";
 
 export type EventSourceRow = typeof eventSources.$inferSelect;
 
@@ -49,6 +49,20 @@ export async function deleteEventSource(db: Executor, key: EventSourceKey): Prom
     )
     .returning({ accountId: eventSources.accountId });
   return rows.length > 0;
+}
+
+/** Forgets the account's event source and its events; false when there was none. */
+export async function deleteAccountEventSource(
+  db: Executor,
+  key: EventSourceKey,
+): Promise<boolean> {
+  const deleted = await deleteEventSource(db, key);
+  await db
+    .delete(accountEvents)
+    .where(
+      and(eq(accountEvents.customerId, key.customerId), eq(accountEvents.accountId, key.accountId)),
+    );
+  return deleted;
 }
 
 /** The event source a token's hash names (the token itself is never stored). */

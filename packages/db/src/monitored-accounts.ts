@@ -9,6 +9,7 @@ import {
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { auditorRoleOf, auditorRoleTakenByOthers } from "./auditor-roles.ts";
 import type { Executor } from "./client.ts";
+import { deleteAccountEventSource } from "./event-sources.ts";
 import type { PartnerCustomerKey } from "./partner-customers.ts";
 import { monitoredAccounts, partnerCustomers } from "./schema.ts";
 
@@ -123,6 +124,8 @@ export async function deleteMonitoredAccount(
     .delete(monitoredAccounts)
     .where(and(ofCustomer(key), eq(monitoredAccounts.accountId, key.accountId)))
     .returning({ provider: monitoredAccounts.provider });
+  // An account no longer monitored takes no events: its token stops with it.
+  await deleteAccountEventSource(db, { customerId, accountId: key.accountId });
   return {
     partnerId: key.partnerId,
     partnerCustomerId: key.partnerCustomerId,

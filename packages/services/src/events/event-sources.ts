@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   type AccountContext,
-  deleteAccountEvents,
-  deleteEventSource,
+  deleteAccountEventSource,
   type EventSourceRow,
   getEventSource,
   rotateEventSource,
@@ -111,10 +110,6 @@ export async function removeEventSource(
 ): Promise<void> {
   const account = await loadOwnerAccount(ctx, owner, accountId);
   const key = { customerId: account.customerId, accountId };
-  const removed = await ctx.db.transaction(async (tx) => {
-    const deleted = await deleteEventSource(tx, key);
-    if (deleted) await deleteAccountEvents(tx, [key]);
-    return deleted;
-  });
+  const removed = await ctx.db.transaction((tx) => deleteAccountEventSource(tx, key));
   if (!removed) throw noEventSource(accountId);
 }
