@@ -72,13 +72,23 @@ export async function receiveAwsEvent(
       : known
         ? [{ kind: "account", reason: `${eventName}: ${found.reason}` }]
         : undefined;
-  const recorded = await recordAccountEvent(ctx.db, {
-    ...key,
-    provider: source.provider,
-    eventId,
-    eventName: event.detail.eventName,
-    eventTime: new Date(event.detail.eventTime ?? event.time),
-    ...(targets ? { targets: targets as unknown as Record<string, unknown>[] } : {}),
+  // The event and its step's job in one transaction: a pending event always has a step coming.
+  const recorded = await ctx.db.transaction(async (tx) => {
+    const status = await recordAccountEvent(tx, {
+      ...key,
+      provider: source.provider,
+      eventId,
+      eventName: event.detail.eventName,
+      eventTime: new Date(event.detail.eventTime ?? event.time),
+      ...(targets ? { targets: targets as unknown as Record<string, unknown>[] } : {}),
+    });
+    if (status === "pending")
+      await enqueueEventStep(
+        ctx.boss,
+        { ...key, startAfter: new Date(ctx.now().getTime() + settings.quietSeconds * 1000) },
+        tx,
+      );
+    return status;
   });
   if (recorded === "duplicate") return { eventId, status: "duplicate" };
   if (recorded === "unknown")
@@ -87,9 +97,5 @@ export async function receiveAwsEvent(
       status: "unknown",
       ...(found.status === "unknown" ? { reason: found.reason } : {}),
     };
-  await enqueueEventStep(ctx.boss, {
-    ...key,
-    startAfter: new Date(ctx.now().getTime() + settings.quietSeconds * 1000),
-  });
   return { eventId, status: "accepted" };
 }
