@@ -185,7 +185,9 @@ export class LeaseKeeper {
     if (this.#ticking) return;
     this.#ticking = true;
     try {
-      if (!this.#heartbeat) await this.#renew();
+      // The main thread renews too: the heartbeat's thread takes seconds to start on a loaded
+      // machine, and a renewal from either keeps the lease.
+      await this.#renew();
       await this.#endOverrun();
       await this.reap();
     } catch (error) {
