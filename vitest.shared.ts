@@ -15,4 +15,11 @@ export const fromSources = { resolve: { conditions }, ssr: { resolve: { conditio
  * conditions, never on time, so a long limit costs nothing when they pass; speed is measured by
  * `pnpm bench`.
  */
-export const loadedMachineTimeouts = { testTimeout: 60_000, hookTimeout: 120_000 };
+export const loadedMachineTimeouts = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // `expect.poll` waits on a condition for 1 s by default: a browser paging 20 times through a
+  // loaded machine's loopback took longer in CI. The deadline is long; the poll ends as soon as the
+  // condition holds.
+  expect: { poll: { timeout: 30_000 } },
+};

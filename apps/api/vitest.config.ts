@@ -1,11 +1,10 @@
 import { defineConfig } from "vitest/config";
-import { fromSources } from "../../vitest.shared.ts";
+import { fromSources, loadedMachineTimeouts } from "../../vitest.shared.ts";
 
 export default defineConfig({
   ...fromSources,
   test: {
     globalSetup: ["./test/global-setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    ...loadedMachineTimeouts,
   },
 });

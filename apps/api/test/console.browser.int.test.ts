@@ -119,7 +119,7 @@ describe.skipIf(!browserFound)("the console in Chromium", () => {
 
     // The tenants: this partner's two customers and their accounts, nobody else's.
     await expect
-      .poll(() => page.getByText(`Customer ${goldenCustomer}`).count(), { timeout: 15_000 })
+      .poll(() => page.getByText(`Customer ${goldenCustomer}`).count())
       .toBe(1);
     await page.getByText("succeeded").first().waitFor();
     const text = await textOf(page.locator("main"));
