@@ -251,7 +251,9 @@ export class GrantNames {
   /** The grant sources of a list, named as its policies are. */
   convert(list: GrantList): readonly GrantSource[] {
     if (list.policies.length === 0) return NONE;
-    list.named ??= list.policies.map((g) => this.sourceOf(g.policy, g.statements));
+    list.named ??= inCanonicalOrder(
+      list.policies.map((g) => this.sourceOf(g.policy, g.statements)),
+    );
     return list.named;
   }
 
@@ -302,7 +304,9 @@ export class GrantNames {
     if (alike ?? this.namesAlike(rep, member)) return this.convert(list);
     return this.perNaming(this.convertedFor, list, member, () => {
       const map = this.align(rep, member);
-      return list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
+      return inCanonicalOrder(
+        list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements)),
+      );
     });
   }
 
@@ -388,4 +392,21 @@ export interface NameClasses {
   readonly members: PrincipalRecord[];
   /** Per granting list, its sources as each class names them (`sourcesByClass`). */
   readonly named: Map<GrantList, readonly (readonly GrantSource[])[]>;
+}
+
+const sourceKey = (s: GrantSource) =>
+  `${s.policyType}\u0000${s.policyArn ?? ""}\u0000${s.group ?? ""}\u0000${s.policyName ?? ""}`;
+
+/**
+ * Granting policies in one order whoever's evaluation found them: principals sharing a policy
+ * set are evaluated once, through one of them, and the order its policies were attached in
+ * must not show in another's rows (an event step keeps rows a whole analysis would make again
+ * with another representative).
+ */
+function inCanonicalOrder(sources: GrantSource[]): GrantSource[] {
+  if (sources.length < 2) return sources;
+  return sources.sort((a, b) => {
+    const [x, y] = [sourceKey(a), sourceKey(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
 }
