@@ -101,6 +101,11 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
     expect(operations.has("GetBucketPolicy")).toBe(true);
   });
 
+  it("analyses only what the events reach: no whole analysis", () => {
+    expect(step.warnings.map((w) => w.code)).not.toContain("event-whole-analysis");
+    expect(step.warnings.map((w) => w.code)).not.toContain("event-full-collection");
+  });
+
   it("stores the changes: bob an IAM admin, the bucket reached from outside", () => {
     const found = changes.map((c) => c.change as unknown as AccessChange);
     expect(

@@ -240,6 +240,33 @@ export function encodeResource(
   };
 }
 
+/** A stored resource's parts: its header (service and tags) and its reach bytes. */
+export function resourceParts(stored: StoredResourceResult): {
+  header: { service?: string; tags?: Record<string, string> };
+  headerBytes: Buffer;
+  reach: Buffer;
+} {
+  const bytes = inflate(stored.data);
+  const headerEnd = 4 + bytes.readUInt32BE(0);
+  const headerBytes = bytes.subarray(4, headerEnd);
+  return {
+    header: JSON.parse(headerBytes.toString("utf8")),
+    headerBytes,
+    reach: bytes.subarray(headerEnd),
+  };
+}
+
+/** A stored resource with other reach bytes (its columns and outside reach as they were). */
+export function withReach(
+  stored: StoredResourceResult,
+  headerBytes: Buffer,
+  reach: readonly Uint8Array[],
+): StoredResourceResult {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(headerBytes.length);
+  return { ...stored, data: deflate(Buffer.concat([length, headerBytes, ...reach])) };
+}
+
 /** Grant lists per piece of the dictionary's JSON text (about 0.4 MB on the large account). */
 const GRANTS_PER_PIECE = 2_000;
 

@@ -1,0 +1,376 @@
+import type { CollectedAccount } from "@sightline/aws";
+import {
+  analysisReachDictionary,
+  beginAnalysisResult,
+  copyAnalysisRows,
+  deleteAccessChanges,
+  type Executor,
+  finishAnalysisResult,
+  insertAccessChanges,
+  insertPrincipalResults,
+  insertResourceResults,
+  previousAnalysisResult,
+  principalResultsOf,
+  recordComparison,
+  recordFindings,
+  resourceResultsOf,
+  type StoredAccessChange,
+  type StoredResourceResult,
+} from "@sightline/db";
+import {
+  type AccessChange,
+  type CollectionMetadata,
+  DEFAULT_REVIEW_SETTINGS,
+  type ReviewSettings,
+} from "@sightline/domain";
+import {
+  analyzeAccount,
+  changeScope,
+  createAccountModel,
+  principalReach,
+  type ResourceAccessSummary,
+} from "@sightline/engine";
+import type { AnalysisChanges, FencedWrite } from "./analysis-changes.ts";
+import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
+import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
+import { grantText } from "./grant-names.ts";
+import {
+  AppendedNumbering,
+  isInAccount,
+  numberedEntries,
+  type ReachDictionary,
+  ReachWriter,
+} from "./reach-encoding.ts";
+import {
+  PrincipalRecords,
+  ReachSummer,
+  type RecordedResource,
+  ResourceRecords,
+} from "./record-text.ts";
+import {
+  currentResultsVersion,
+  decodeReachDictionary,
+  encodeReachDictionary,
+  resourceParts,
+  storedPrincipal,
+  storedResource,
+  withReach,
+} from "./result-records.ts";
+import { awsResultsInput } from "./results-input.ts";
+
+const BATCH = 200;
+const MAX_ALERT_CHANGES = 10_000;
+
+/** What an event step's results were made from, and what it remade. */
+export type IncrementalOutcome =
+  | {
+      kind: "stepped";
+      changes: AnalysisChanges;
+      /** Principals and resources remade whole; resources whose reach was patched. */
+      remade: { principals: number; resources: number; patched: number };
+    }
+  /** The step could not keep the previous results: the caller analyses the account whole. */
+  | { kind: "whole"; reason: string };
+
+interface ExecutionKey {
+  executionId: string;
+  customerId: string;
+  accountId: string;
+  provider: string;
+  analysisTime: Date;
+}
+
+const json = (value: unknown) => JSON.stringify(value ?? null);
+
+/** The keys of two records whose entries differ (added, removed or changed). */
+function changedKeys(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => json(before[k]) !== json(after[k]));
+}
+
+/** Principals and resources whose collected details (last use, credentials, tags) changed. */
+function metadataChanges(before: CollectionMetadata, after: CollectionMetadata) {
+  const byArn = (m: CollectionMetadata) =>
+    Object.fromEntries((m.credentialReport?.rows ?? []).map((r) => [r.arn, r]));
+  return {
+    principals: [
+      ...changedKeys(before.roleLastUsed, after.roleLastUsed),
+      ...changedKeys(byArn(before), byArn(after)),
+    ],
+    resources: [
+      ...changedKeys(before.buckets, after.buckets),
+      ...changedKeys(before.keys, after.keys),
+    ],
+  };
+}
+
+/** Each resource's rows of the given principals, as comparable text. */
+function reachByResource(rows: Iterable<ResourceAccessSummary>) {
+  const texts = new Map<string, string[]>();
+  const kept = new Map<string, ResourceAccessSummary[]>();
+  for (const row of rows) {
+    const text = `${row.principal}|${row.principalType}|${row.capability}|${row.inAccount}|${row.conditional}|${grantText(row.grantedBy)}`;
+    let list = texts.get(row.resourceArn);
+    if (!list) {
+      list = [];
+      texts.set(row.resourceArn, list);
+      kept.set(row.resourceArn, []);
+    }
+    list.push(text);
+    kept.get(row.resourceArn)?.push(row);
+  }
+  const keyed = new Map([...texts].map(([arn, list]) => [arn, list.sort().join("\n")]));
+  return { keyed, rows: kept };
+}
+
+/**
+ * A stored resource with the given principals' entries replaced by `rows`: the other entries'
+ * bytes are kept as they are (their numbers are the previous dictionary's, which the new one
+ * extends), and who reaches it is summed up again for the findings.
+ */
+function patchReach(
+  stored: StoredResourceResult,
+  rows: readonly ResourceAccessSummary[],
+  principals: ReadonlySet<string>,
+  dictionary: ReachDictionary,
+  numbering: AppendedNumbering,
+): RecordedResource {
+  const { header, headerBytes, reach } = resourceParts(stored);
+  const summer = new ReachSummer();
+  const kept: Uint8Array[] = [];
+  for (const entry of numberedEntries(reach)) {
+    const [arn, type] = dictionary.principals[entry.principal] ?? ["", ""];
+    if (principals.has(arn)) continue;
+    kept.push(reach.subarray(entry.start, entry.end));
+    const capability = dictionary.capabilities[entry.capability] ?? "";
+    summer.add(arn, type, capability, isInAccount(entry.flags), entry.principal);
+  }
+  const writer = new ReachWriter();
+  for (const row of rows) {
+    const number = writer.add(numbering, row);
+    summer.add(row.principal, row.principalType, row.capability, row.inAccount, number);
+  }
+  return {
+    head: {
+      arn: stored.resourceArn,
+      type: stored.resourceType,
+      service: header.service ?? "",
+      name: stored.resourceName,
+      tags: header.tags ?? {},
+      confidentiality: stored.confidentiality,
+    },
+    summary: summer.summary(),
+    stored: withReach(stored, headerBytes, [...kept, writer.bytes()]),
+  };
+}
+
+async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+/**
+ * An event step's results: the newest results (of the snapshot the step patched) with what the
+ * change reaches remade (`changeScope`), the rest copied in Postgres; then compared with them
+ * on what was remade only (the copies are equal by construction), findings looked at again for
+ * what was remade, the changes stored. Answers `whole` when it cannot: the results are another
+ * engine's or another snapshot's, or the change reaches the whole account.
+ */
+export async function recordIncrementalChanges(input: {
+  db: Executor;
+  execution: ExecutionKey;
+  /** The execution whose results were made from `before`. */
+  previousExecutionId: string;
+  before: CollectedAccount;
+  after: CollectedAccount;
+  settings?: ReviewSettings;
+  fenced: FencedWrite;
+}): Promise<IncrementalOutcome> {
+  const { db, execution, before, after, fenced } = input;
+  const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
+  const previous = await previousAnalysisResult(db, execution);
+  if (!previous || previous.executionId !== input.previousExecutionId)
+    return { kind: "whole", reason: "the newest results are not those of the snapshot patched" };
+  if (previous.resultsVersion !== currentResultsVersion())
+    return { kind: "whole", reason: "the newest results were made by another engine version" };
+  const storedDictionary = await analysisReachDictionary(db, previous.executionId);
+  if (!storedDictionary) return { kind: "whole", reason: "the newest results have no reach" };
+  const models = [createAccountModel(before.snapshot), createAccountModel(after.snapshot)] as const;
+  const found = changeScope(
+    { snapshot: before.snapshot, model: models[0] },
+    { snapshot: after.snapshot, model: models[1] },
+  );
+  if (found.kind === "all") return { kind: "whole", reason: found.reason };
+  const details = metadataChanges(before.metadata, after.metadata);
+  const principalsInScope = new Set([...found.principals, ...details.principals]);
+  // A role is a resource too: its findings are about one ARN, so both are looked at again.
+  const rolesInScope = [...principalsInScope].filter((arn) =>
+    models.some((m) => m.resourcePolicies.has(arn)),
+  );
+  const scope = {
+    principals: principalsInScope,
+    resources: new Set([...found.resources, ...details.resources, ...rolesInScope]),
+  };
+  const accounts = [execution.accountId];
+  const analysis = analyzeAccount(models[1], { accounts, scope });
+  const results = awsResultsInput(analysis, after);
+  const principalRecords = new PrincipalRecords(analysis, results.principalDetails);
+  for (const row of analysis.principalAccessSummaries()) principalRecords.add(row);
+  const principals = principalRecords.finish();
+
+  const dictionary = decodeReachDictionary(storedDictionary);
+  const numbering = new AppendedNumbering({
+    principals: dictionary.principals.length,
+    capabilities: dictionary.capabilities.length,
+    grants: dictionary.grants.length,
+  });
+  const extras = [...(results.extraResources ?? [])].filter((r) =>
+    scope.resources.has(r.resourceArn),
+  );
+  const resourceRecords = new ResourceRecords(analysis, results.resourceDetails, extras, numbering);
+  for (const row of analysis.resourceAccessSummaries()) resourceRecords.add(row);
+  const remade = resourceRecords.finish();
+
+  // The changed principals' reach on every other resource, before and after.
+  const was = reachByResource(
+    principalReach(models[0], scope.principals, scope.resources, { accounts }),
+  );
+  const is = reachByResource(
+    principalReach(models[1], scope.principals, scope.resources, { accounts }),
+  );
+  const differ = new Set(
+    [...new Set([...was.keyed.keys(), ...is.keyed.keys()])].filter(
+      (arn) => was.keyed.get(arn) !== is.keyed.get(arn),
+    ),
+  );
+  if ([...differ].some((arn) => is.rows.get(arn)?.some((r) => !r.inAccount)))
+    return {
+      kind: "whole",
+      reason: "a changed principal reaches a resource from outside its account",
+    };
+  const patched = (await resourceResultsOf(db, previous.executionId, [...differ])).map((stored) =>
+    patchReach(
+      stored,
+      is.rows.get(stored.resourceArn) ?? [],
+      scope.principals,
+      dictionary,
+      numbering,
+    ),
+  );
+  const extended: ReachDictionary = {
+    principals: [...dictionary.principals, ...numbering.added.dictionary().principals],
+    capabilities: [...dictionary.capabilities, ...numbering.added.dictionary().capabilities],
+    grants: [...dictionary.grants, ...numbering.added.dictionary().grants],
+  };
+
+  const { executionId } = execution;
+  const resources = [...remade, ...patched];
+  await fenced((tx) =>
+    beginAnalysisResult(tx, {
+      ...execution,
+      resultsVersion: currentResultsVersion(),
+      previousExecutionId: null,
+    }),
+  );
+  const copied = await fenced((tx) =>
+    copyAnalysisRows(tx, previous.executionId, executionId, {
+      principals: [...scope.principals],
+      resources: [...scope.resources, ...differ],
+    }),
+  );
+  for (let i = 0; i < principals.length; i += BATCH) {
+    const batch = principals.slice(i, i + BATCH).map((p) => p.stored);
+    await fenced((tx) => insertPrincipalResults(tx, executionId, batch));
+  }
+  for (let i = 0; i < resources.length; i += 20) {
+    const batch = resources.slice(i, i + 20).map((r) => r.stored);
+    await fenced((tx) => insertResourceResults(tx, executionId, batch));
+  }
+  const reachDictionary = await encodeReachDictionary(extended);
+  await fenced((tx) =>
+    finishAnalysisResult(tx, executionId, {
+      principals: copied.principals + principals.length,
+      resources: copied.resources + resources.length,
+      reachDictionary,
+    }),
+  );
+
+  // Changes: only what was remade can differ.
+  const context: ComparisonContext = {
+    previousExecutionId: previous.executionId,
+    executionId,
+    confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
+  };
+  const principalArns = [...scope.principals];
+  const resourceArns = [...new Set([...scope.resources, ...differ])];
+  const dictionaries = new Map<string, Promise<ReachDictionary>>([
+    [previous.executionId, Promise.resolve(dictionary)],
+    [executionId, Promise.resolve(extended)],
+  ]);
+  const principalsIn = async (id: string) =>
+    listed((await principalResultsOf(db, id, principalArns)).map(storedPrincipal));
+  const resourcesIn = async (id: string) =>
+    listed(
+      (await resourceResultsOf(db, id, resourceArns)).map((r) =>
+        storedResource(r, () => dictionaries.get(id) as Promise<ReachDictionary>),
+      ),
+    );
+  const streams = [
+    comparePrincipals(
+      context,
+      await principalsIn(previous.executionId),
+      await principalsIn(executionId),
+    ),
+    compareResources(
+      context,
+      await resourcesIn(previous.executionId),
+      await resourcesIn(executionId),
+    ),
+  ];
+  const alertChanges: AccessChange[] = [];
+  let changeCount = 0;
+  let pending: StoredAccessChange[] = [];
+  const flush = async () => {
+    const batch = pending;
+    await fenced((tx) => insertAccessChanges(tx, execution, batch, changeCount - batch.length));
+    pending = [];
+  };
+  await fenced((tx) => deleteAccessChanges(tx, executionId));
+  for (const stream of streams)
+    for await (const change of stream) {
+      if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push(change);
+      pending.push({ changeId: change.changeId, kind: change.kind, change });
+      changeCount++;
+      if (pending.length >= BATCH) await flush();
+    }
+  await flush();
+
+  const collector = new FindingCollector(execution, execution.analysisTime, settings);
+  for (const p of principals) collector.addPrincipal(p.head);
+  for (const r of resources) collector.addResource(r.head, r.summary);
+  const { current } = await fenced((tx) =>
+    recordFindings(tx, execution, collector.findings(), [
+      ...principalArns.flatMap((arn) => PRINCIPAL_FINDING_KINDS.map((k) => `${k} ${arn}`)),
+      ...resourceArns.flatMap((arn) => RESOURCE_FINDING_KINDS.map((k) => `${k} ${arn}`)),
+    ]),
+  );
+  await fenced((tx) =>
+    recordComparison(tx, executionId, {
+      previousExecutionId: previous.executionId,
+      changes: changeCount,
+      findings: current.length,
+    }),
+  );
+  return {
+    kind: "stepped",
+    changes: {
+      reports: [],
+      changes: alertChanges,
+      counts: { changes: changeCount, findings: current.length, baseline: false },
+      warnings: [],
+    },
+    remade: { principals: principals.length, resources: remade.length, patched: patched.length },
+  };
+}
