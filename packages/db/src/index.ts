@@ -5,6 +5,7 @@ export * from "./account-snapshots.ts";
 export * from "./alert-deliveries.ts";
 export * from "./alert-destinations.ts";
 export * from "./analysis-result-inserts.ts";
+export * from "./analysis-result-steps.ts";
 export * from "./analysis-results.ts";
 export * from "./api-keys.ts";
 export { auditEventHash, type ChainedFields, GENESIS_HASH } from "./audit-chain.ts";

@@ -1,5 +1,5 @@
 // Benchmark: pnpm --filter @sightline/services bench
-//   [-- medium large writers changes fleet | workbook upload daily]
+//   [-- medium large writers changes fleet | workbook upload daily events]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
@@ -13,6 +13,7 @@ import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";
 import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
+import { eventsTable, runEvents } from "./events-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
 import { speedReference } from "./machine-load.ts";
@@ -42,13 +43,16 @@ const CASES = [
   "fleet",
   "upload",
   "daily",
+  "events",
 ] as const;
 type CaseName = (typeof CASES)[number];
 /**
  * `upload` is an experiment behind a finding (README), `workbook` (the large account with k9's
  * workbook too, compared with `large`) and `daily` (the large account analysed again after 1% of
- * its principals changed, as the daily run compares) long ones: run only when named.
+ * its principals changed, as the daily run compares) long ones, and `events` (event steps beside
+ * whole analyses, 1,000 and 10,000 principals): run only when named.
  */
+const SIZES_PRINCIPALS = { medium: 1_000, large: 10_000 } as const;
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
 
 // `pnpm bench -- …` passes the `--` on.
@@ -135,6 +139,14 @@ try {
       const writers = await runWriters(env, source.executionId);
       outputs.push(`### Writers, one format per pass\n\n${writersTable(source.size, writers)}`);
       log("writers: done");
+    } else if (name === "events") {
+      for (const size of ["medium", "large"] as const) {
+        const rows = await runEvents(env.databaseUrl, size, log);
+        const principals = SIZES_PRINCIPALS[size];
+        outputs.push(
+          `### Event steps beside whole analyses\n\n${eventsTable(size, principals, rows)}`,
+        );
+      }
     } else if (name === "changes") {
       const result = await runChanges(env.databaseUrl, "large");
       outputs.push(

@@ -1,6 +1,5 @@
 import type { CollectedAccount } from "@sightline/aws";
 import {
-  analysisReachDictionary,
   createDb,
   type DbHandle,
   finishExecution,
@@ -23,11 +22,8 @@ import { ACCOUNT, generateAccount } from "../../engine/bench/generate-account.ts
 import { changed, MUTATIONS, TINY } from "../../engine/bench/random-changes.ts";
 import { recordAnalysisChanges } from "../src/changes/analysis-changes.ts";
 import { recordIncrementalChanges } from "../src/changes/incremental-results.ts";
-import {
-  decodePrincipal,
-  decodeReachDictionary,
-  decodeResource,
-} from "../src/changes/result-records.ts";
+import { readReachDictionary } from "../src/changes/reach-dictionary.ts";
+import { decodePrincipal, decodeResource } from "../src/changes/result-records.ts";
 import { analyseForResults, reanalyseSnapshot } from "../src/changes/results-input.ts";
 import { ResultsRecorder } from "../src/changes/results-recorder.ts";
 
@@ -108,9 +104,8 @@ async function stored(key: { executionId: string; customerId: string }) {
   const principals: unknown[] = [];
   for await (const page of principalResultPages(handle.db, key.executionId))
     for (const p of page) principals.push(decodePrincipal(p));
-  const dictionary = decodeReachDictionary(
-    (await analysisReachDictionary(handle.db, key.executionId)) as Buffer,
-  );
+  const dictionary = await readReachDictionary(handle.db, key.executionId);
+  if (!dictionary) throw new Error(`${key.executionId} has no reach dictionary`);
   const resources: unknown[] = [];
   for await (const page of resourceResultPages(handle.db, key.executionId))
     for (const r of page) resources.push(await decodeResource(r, async () => dictionary));

@@ -1,5 +1,4 @@
 import {
-  analysisReachDictionary,
   beginAnalysisResult,
   deleteAccessChanges,
   type Executor,
@@ -29,10 +28,10 @@ import {
 } from "@sightline/reports";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
+import { readReachDictionary } from "./reach-dictionary.ts";
 import type { ReachDictionary } from "./reach-encoding.ts";
 import {
   currentResultsVersion,
-  decodeReachDictionary,
   encodeReachDictionary,
   storedPrincipal,
   storedResource,
@@ -131,9 +130,9 @@ export async function* principalsOf(db: Executor, executionId: string) {
 export async function* resourcesOf(db: Executor, executionId: string, known?: ReachDictionary) {
   let dictionary: Promise<ReachDictionary> | undefined = known && Promise.resolve(known);
   const dictionaryOf = () => {
-    dictionary ??= analysisReachDictionary(db, executionId).then((stored) => {
-      if (!stored) throw new Error(`The results of ${executionId} have no reach dictionary.`);
-      return decodeReachDictionary(stored);
+    dictionary ??= readReachDictionary(db, executionId).then((found) => {
+      if (!found) throw new Error(`The results of ${executionId} have no reach dictionary.`);
+      return found;
     });
     return dictionary;
   };

@@ -1,11 +1,10 @@
 import type { CollectedAccount } from "@sightline/aws";
 import {
-  analysisReachDictionary,
   beginAnalysisResult,
   copyAnalysisRows,
   deleteAccessChanges,
   type Executor,
-  finishAnalysisResult,
+  finishSteppedResult,
   insertAccessChanges,
   insertPrincipalResults,
   insertResourceResults,
@@ -35,22 +34,27 @@ import { type ComparisonContext, comparePrincipals, compareResources } from "./c
 import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
 import { grantText } from "./grant-names.ts";
 import {
+  type DictionaryAdded,
+  type DictionaryHead,
+  readReachDictionary,
+  readReachDictionaryHead,
+} from "./reach-dictionary.ts";
+import {
   AppendedNumbering,
   isInAccount,
-  numberedEntries,
   type ReachDictionary,
   ReachWriter,
+  scanReach,
 } from "./reach-encoding.ts";
 import {
   PrincipalRecords,
   ReachSummer,
   type RecordedResource,
   ResourceRecords,
+  RISKY,
 } from "./record-text.ts";
 import {
   currentResultsVersion,
-  decodeReachDictionary,
-  encodeReachDictionary,
   resourceParts,
   storedPrincipal,
   storedResource,
@@ -135,24 +139,45 @@ function patchReach(
   stored: StoredResourceResult,
   rows: readonly ResourceAccessSummary[],
   principals: ReadonlySet<string>,
-  dictionary: ReachDictionary,
+  dictionary: Pick<DictionaryHead, "principals" | "capabilities">,
   numbering: AppendedNumbering,
 ): RecordedResource {
   const { header, headerBytes, reach } = resourceParts(stored);
-  const summer = new ReachSummer();
+  // A principal holds a capability on a resource once: the holders of a capability are its
+  // entries, counted without naming them. Only principals outside the account are named.
+  const outside = new ReachSummer();
+  const counts = new Map<string, number>();
+  const perNumber = new Int32Array(dictionary.capabilities.length);
   const kept: Uint8Array[] = [];
-  for (const entry of numberedEntries(reach)) {
-    const [arn, type] = dictionary.principals[entry.principal] ?? ["", ""];
-    if (principals.has(arn)) continue;
-    kept.push(reach.subarray(entry.start, entry.end));
-    const capability = dictionary.capabilities[entry.capability] ?? "";
-    summer.add(arn, type, capability, isInAccount(entry.flags), entry.principal);
-  }
+  const dropped = new Set<number>();
+  dictionary.principals.forEach(([arn], i) => {
+    if (principals.has(arn)) dropped.add(i);
+  });
+  let runStart = 0;
+  scanReach(reach, (principal, capability, flags, start, end) => {
+    if (dropped.has(principal)) {
+      if (start > runStart) kept.push(reach.subarray(runStart, start));
+      runStart = end;
+      return;
+    }
+    perNumber[capability] = (perNumber[capability] ?? 0) + 1;
+    if (!isInAccount(flags)) {
+      const [arn, type] = dictionary.principals[principal] ?? ["", ""];
+      outside.add(arn, type, dictionary.capabilities[capability] ?? "", false, principal);
+    }
+  });
+  if (reach.length > runStart) kept.push(reach.subarray(runStart));
+  perNumber.forEach((n, i) => {
+    const capability = dictionary.capabilities[i] ?? "";
+    if (n > 0 && RISKY.has(capability)) counts.set(capability, (counts.get(capability) ?? 0) + n);
+  });
   const writer = new ReachWriter();
   for (const row of rows) {
-    const number = writer.add(numbering, row);
-    summer.add(row.principal, row.principalType, row.capability, row.inAccount, number);
+    writer.add(numbering, row);
+    if (RISKY.has(row.capability))
+      counts.set(row.capability, (counts.get(row.capability) ?? 0) + 1);
   }
+  const summary = { holders: counts, outside: outside.summary().outside };
   return {
     head: {
       arn: stored.resourceArn,
@@ -162,7 +187,7 @@ function patchReach(
       tags: header.tags ?? {},
       confidentiality: stored.confidentiality,
     },
-    summary: summer.summary(),
+    summary,
     stored: withReach(stored, headerBytes, [...kept, writer.bytes()]),
   };
 }
@@ -195,8 +220,8 @@ export async function recordIncrementalChanges(input: {
     return { kind: "whole", reason: "the newest results are not those of the snapshot patched" };
   if (previous.resultsVersion !== currentResultsVersion())
     return { kind: "whole", reason: "the newest results were made by another engine version" };
-  const storedDictionary = await analysisReachDictionary(db, previous.executionId);
-  if (!storedDictionary) return { kind: "whole", reason: "the newest results have no reach" };
+  const head = await readReachDictionaryHead(db, previous.executionId);
+  if (!head) return { kind: "whole", reason: "the newest results have no reach" };
   const models = [createAccountModel(before.snapshot), createAccountModel(after.snapshot)] as const;
   const found = changeScope(
     { snapshot: before.snapshot, model: models[0] },
@@ -220,12 +245,7 @@ export async function recordIncrementalChanges(input: {
   for (const row of analysis.principalAccessSummaries()) principalRecords.add(row);
   const principals = principalRecords.finish();
 
-  const dictionary = decodeReachDictionary(storedDictionary);
-  const numbering = new AppendedNumbering({
-    principals: dictionary.principals.length,
-    capabilities: dictionary.capabilities.length,
-    grants: dictionary.grants.length,
-  });
+  const numbering = new AppendedNumbering(head.counts);
   const extras = [...(results.extraResources ?? [])].filter((r) =>
     scope.resources.has(r.resourceArn),
   );
@@ -251,20 +271,15 @@ export async function recordIncrementalChanges(input: {
       reason: "a changed principal reaches a resource from outside its account",
     };
   const patched = (await resourceResultsOf(db, previous.executionId, [...differ])).map((stored) =>
-    patchReach(
-      stored,
-      is.rows.get(stored.resourceArn) ?? [],
-      scope.principals,
-      dictionary,
-      numbering,
-    ),
+    patchReach(stored, is.rows.get(stored.resourceArn) ?? [], scope.principals, head, numbering),
   );
-  const extended: ReachDictionary = {
-    principals: [...dictionary.principals, ...numbering.added.dictionary().principals],
-    capabilities: [...dictionary.capabilities, ...numbering.added.dictionary().capabilities],
-    grants: [...dictionary.grants, ...numbering.added.dictionary().grants],
+  const fresh = numbering.added.dictionary();
+  const added: DictionaryAdded = {
+    base: head.added?.base ?? head.counts,
+    principals: [...(head.added?.principals ?? []), ...fresh.principals],
+    capabilities: [...(head.added?.capabilities ?? []), ...fresh.capabilities],
+    grants: [...(head.added?.grants ?? []), ...fresh.grants],
   };
-
   const { executionId } = execution;
   const resources = [...remade, ...patched];
   await fenced((tx) =>
@@ -288,12 +303,12 @@ export async function recordIncrementalChanges(input: {
     const batch = resources.slice(i, i + 20).map((r) => r.stored);
     await fenced((tx) => insertResourceResults(tx, executionId, batch));
   }
-  const reachDictionary = await encodeReachDictionary(extended);
   await fenced((tx) =>
-    finishAnalysisResult(tx, executionId, {
+    finishSteppedResult(tx, executionId, {
       principals: copied.principals + principals.length,
       resources: copied.resources + resources.length,
-      reachDictionary,
+      from: previous.executionId,
+      added,
     }),
   );
 
@@ -305,16 +320,25 @@ export async function recordIncrementalChanges(input: {
   };
   const principalArns = [...scope.principals];
   const resourceArns = [...new Set([...scope.resources, ...differ])];
-  const dictionaries = new Map<string, Promise<ReachDictionary>>([
-    [previous.executionId, Promise.resolve(dictionary)],
-    [executionId, Promise.resolve(extended)],
-  ]);
+  // Read only should a confidential resource's whole reach be compared.
+  const dictionaries = new Map<string, Promise<ReachDictionary>>();
+  const dictionaryOf = (id: string) => {
+    let found = dictionaries.get(id);
+    if (!found) {
+      found = readReachDictionary(db, id).then((d) => {
+        if (!d) throw new Error(`The results of ${id} have no reach dictionary.`);
+        return d;
+      });
+      dictionaries.set(id, found);
+    }
+    return found;
+  };
   const principalsIn = async (id: string) =>
     listed((await principalResultsOf(db, id, principalArns)).map(storedPrincipal));
   const resourcesIn = async (id: string) =>
     listed(
       (await resourceResultsOf(db, id, resourceArns)).map((r) =>
-        storedResource(r, () => dictionaries.get(id) as Promise<ReachDictionary>),
+        storedResource(r, () => dictionaryOf(id)),
       ),
     );
   const streams = [

@@ -263,17 +263,14 @@ export function decodeReach(bytes: Uint8Array, dictionary: ReachDictionary): Rea
   return entries;
 }
 
-/** One entry of stored reach bytes, by number, and where its bytes are. */
-export interface NumberedEntry {
-  principal: number;
-  capability: number;
-  flags: number;
-  start: number;
-  end: number;
-}
-
-/** The entries of `ReachWriter`'s bytes by number, without naming them. */
-export function* numberedEntries(bytes: Uint8Array): Generator<NumberedEntry> {
+/**
+ * Each entry of `ReachWriter`'s bytes by number, and where its bytes are, without naming them
+ * or making an object per entry (an event step reads every entry of the resources it patches).
+ */
+export function scanReach(
+  bytes: Uint8Array,
+  entry: (principal: number, capability: number, flags: number, start: number, end: number) => void,
+): void {
   let at = 0;
   const varint = () => {
     let value = 0;
@@ -292,7 +289,7 @@ export function* numberedEntries(bytes: Uint8Array): Generator<NumberedEntry> {
     const capability = varint();
     varint();
     const flags = bytes[at++] as number;
-    yield { principal, capability, flags, start, end: at };
+    entry(principal, capability, flags, start, at);
   }
 }
 

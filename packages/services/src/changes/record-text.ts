@@ -166,7 +166,8 @@ export interface ReachSummary {
   outside: Map<string, { type: string; capabilities: Set<string> }>;
 }
 
-const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
+/** The capabilities whose holders the findings count. */
+export const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
 
 /** Sums up who reaches a resource, a row at a time; `principal` tells principals apart. */
 export class ReachSummer {

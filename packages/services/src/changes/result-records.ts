@@ -273,7 +273,8 @@ const GRANTS_PER_PIECE = 2_000;
 /** `JSON.stringify(dictionary)`, a piece at a time. */
 export function* reachDictionaryJson(dictionary: ReachDictionary): Generator<string> {
   const { principals, capabilities, grants } = dictionary;
-  yield `{"principals":${JSON.stringify(principals)},"capabilities":${JSON.stringify(capabilities)},"grants":[`;
+  // The count comes before the lists: an event step reads no further (`reach-dictionary.ts`).
+  yield `{"principals":${JSON.stringify(principals)},"capabilities":${JSON.stringify(capabilities)},"grantCount":${grants.length},"grants":[`;
   for (let i = 0; i < grants.length; i += GRANTS_PER_PIECE) {
     const text = JSON.stringify(grants.slice(i, i + GRANTS_PER_PIECE));
     yield `${i > 0 ? "," : ""}${text.slice(1, -1)}`;
