@@ -118,9 +118,7 @@ describe.skipIf(!browserFound)("the console in Chromium", () => {
     expect(response.headers()["content-security-policy"]).toContain("script-src 'self'");
 
     // The tenants: this partner's two customers and their accounts, nobody else's.
-    await expect
-      .poll(() => page.getByText(`Customer ${goldenCustomer}`).count())
-      .toBe(1);
+    await expect.poll(() => page.getByText(`Customer ${goldenCustomer}`).count()).toBe(1);
     await page.getByText("succeeded").first().waitFor();
     const text = await textOf(page.locator("main"));
     expect(text).toContain(`Customer ${partner.tenant}`);

@@ -17,6 +17,7 @@ import {
 } from "@sightline/db";
 import {
   type AccessChange,
+  type ChangeCause,
   DEFAULT_REVIEW_SETTINGS,
   type ExecutionWarning,
   type ReviewSettings,
@@ -27,6 +28,7 @@ import {
   type WrittenReport,
   writeReport,
 } from "@sightline/reports";
+import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
 import type { ReachDictionary } from "./reach-encoding.ts";
@@ -194,6 +196,8 @@ export async function recordAnalysisChanges(input: {
   formats: readonly ReportFormat[];
   /** Every write as the lease holder (the worker's job lease). */
   fenced?: FencedWrite;
+  /** Each change's cause, in the comparison's order (default: `changeCauses()`, from the change). */
+  causeOf?: (change: AccessChange) => ChangeCause;
 }): Promise<AnalysisChanges> {
   const { db, execution } = input;
   const fenced = input.fenced ?? unfenced(db);
@@ -234,6 +238,7 @@ export async function recordAnalysisChanges(input: {
     executionId: execution.executionId,
     confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
   };
+  const causeOf = input.causeOf ?? changeCauses();
   const alertChanges: AccessChange[] = [];
   const previousTime = previous?.analysisTime;
   let changeCount = 0;
@@ -260,8 +265,9 @@ export async function recordAnalysisChanges(input: {
     ];
     for (const stream of streams)
       for await (const change of stream) {
-        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push(change);
-        pending.push({ changeId: change.changeId, kind: change.kind, change });
+        const cause = causeOf(change);
+        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
+        pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
         changeCount++;
         if (pending.length >= BATCH) await flush();
         yield accessChangeRow(change, execution.analysisTime, previousTime);

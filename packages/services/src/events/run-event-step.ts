@@ -27,6 +27,7 @@ import { alertOnChanges } from "../alerts/alert-on-changes.ts";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import { obtainCredentials } from "../analysis/obtain-credentials.ts";
 import { recordAnalysisChanges } from "../changes/analysis-changes.ts";
+import { changeCauses } from "../changes/change-cause.ts";
 import { analyseForResults, reanalyseSnapshot } from "../changes/results-input.ts";
 import { ResultsRecorder } from "../changes/results-recorder.ts";
 import type { ServiceContext } from "../context.ts";
@@ -36,6 +37,7 @@ import {
   readCollection,
   storeCollection,
 } from "../snapshots/stored-collection.ts";
+import { eventCauses } from "./event-causes.ts";
 import { distinctTargets, type StepTarget } from "./step-target.ts";
 
 /** A stored snapshot older than this is not patched: the step collects the account whole. */
@@ -113,7 +115,11 @@ export async function runEventStep(
   { lease, log }: { lease: JobLease; log: Logger },
 ): Promise<{ changes: number; events: number; warnings: ExecutionWarning[] }> {
   const events = await claimPendingEvents(ctx.db, execution, execution.executionId);
-  const targets = distinctTargets(events.flatMap((e) => (e.targets ?? []) as StepTarget[]));
+  const stepEvents = events.map((e) => ({
+    eventId: e.eventId,
+    targets: (e.targets ?? []) as unknown as StepTarget[],
+  }));
+  const targets = distinctTargets(stepEvents.flatMap((e) => e.targets));
   const warnings: ExecutionWarning[] = [];
   await setExecutionStage(ctx.db, execution.executionId, "collecting");
   const { collected, fullBecause } = await collectStep(ctx, settings, execution, account, targets);
@@ -139,6 +145,7 @@ export async function runEventStep(
       dir,
       formats: ["jsonl"],
       fenced: (write) => lease.fenced(ctx.db, write),
+      causeOf: changeCauses(eventCauses(stepEvents, collected.snapshot)),
     });
     await setExecutionStage(ctx.db, execution.executionId, "alerting");
     await alertOnChanges(ctx, execution, analysisTime, changes.changes, { lease, log });
