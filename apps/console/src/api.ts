@@ -113,7 +113,21 @@ export const api = {
   whoCan: (a: AccountRef, resourceArn: string, capability?: string) =>
     call<WhoCan>("GET", `${accountBase(a)}/who-can${q({ resourceArn, capability })}`),
   changes: (a: AccountRef, cursor?: string) =>
-    call<ChangeList>("GET", `${accountBase(a)}/changes${q({ cursor, limit: 100 })}`),
+    call<ChangeList>("GET", `${accountBase(a)}/changes${q({ cursor, limit: 1000 })}`),
+  /**
+   * Page after page up to `max` changes: one act (an admin made) is often more than a page,
+   * and the console groups its changes together.
+   */
+  changesUpTo: async (a: AccountRef, max: number): Promise<ChangeList> => {
+    const changes: ChangeList["changes"] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.changes(a, cursor);
+      changes.push(...page.changes);
+      cursor = page.nextCursor;
+    } while (cursor && changes.length < max);
+    return { changes, ...(cursor ? { nextCursor: cursor } : {}) };
+  },
   findings: (a: AccountRef, cursor?: string) =>
     call<FindingList>("GET", `${accountBase(a)}/findings${q({ cursor, limit: 100 })}`),
   accessPaths: (

@@ -50,14 +50,3 @@ export const ChangeCause = z
       "What made the change: `iam-admin` (the principal became or stopped being an IAM admin, `policyArn` making it one; the capabilities gained or lost with it share the cause), `policy` (an identity policy of the principal, `policyArn` when managed), `resource-policy` (the policy of `resourceArn`), `principal` (the principal itself: added, removed, credentials, or access lost whose policy is gone), `organization` (an SCP or RCP, event steps only). Changes with equal causes are one act. `eventIds`: the CloudTrail events of an event step that explain it.",
   });
 export type ChangeCause = z.infer<typeof ChangeCause>;
-
-/** One text per distinct cause (its members in a fixed order): what groups compare. */
-export function changeCauseKey(cause: ChangeCause): string {
-  return JSON.stringify([
-    cause.kind,
-    cause.principalArn ?? "",
-    cause.policyArn ?? "",
-    cause.resourceArn ?? "",
-    cause.eventIds ?? [],
-  ]);
-}
