@@ -3,6 +3,7 @@ import type {
   ChangeList,
   CustomerAccountRecord,
   DirectCustomerView,
+  EventSourceStatus,
   ExecutionRecord,
   FindingList,
   MonitoredAccountRecord,
@@ -103,7 +104,9 @@ export const api = {
   customer: (customerId: string) => call<DirectCustomerView>("GET", `/customer/${seg(customerId)}`),
   customerAccounts: (customerId: string) =>
     call<CustomerAccountRecord[]>("GET", `/customer/${seg(customerId)}/account`),
-  executions: (a: AccountRef) => call<ExecutionRecord[]>("GET", `${accountBase(a)}/executions`),
+  executions: (a: AccountRef, limit?: number) =>
+    call<ExecutionRecord[]>("GET", `${accountBase(a)}/executions${q({ limit })}`),
+  eventSource: (a: AccountRef) => call<EventSourceStatus>("GET", `${accountBase(a)}/event-source`),
   principals: (a: AccountRef, p: { q?: string; iamAdmin?: string; cursor?: string }) =>
     call<PrincipalList>("GET", `${accountBase(a)}/principals${q({ ...p, limit: 500 })}`),
   principalAccess: (a: AccountRef, principalArn: string) =>
