@@ -163,6 +163,30 @@ describe("an event step's causes", () => {
     });
   });
 
+  it("names a key's event by its ID or ARN, and a role's for access through its trust policy", () => {
+    const key = `arn:aws:kms:eu-west-1:${ACCOUNT}:key/1234abcd-0000-0000-0000-000000000001`;
+    const role = `arn:aws:iam::${ACCOUNT}:role/ops/Deployer`;
+    const explain = eventCauses(
+      [
+        { eventId: "by-arn", targets: [{ kind: "key", keyId: key, region: "eu-west-1" }] },
+        {
+          eventId: "by-id",
+          targets: [{ kind: "key", keyId: key.split("/")[1] ?? "", region: "eu-west-1" }],
+        },
+        { eventId: "trust", targets: [{ kind: "role", name: "Deployer" }] },
+      ],
+      snapshot,
+    );
+    const onKey = change({ resourceArn: key, grantedBy: [`resource policy of ${key} [#0]`] });
+    expect(explain(onKey, causeOfChange(onKey)).eventIds).toEqual(["by-arn", "by-id"]);
+    const assume = change({ resourceArn: role, grantedBy: [`resource policy of ${role} [#0]`] });
+    expect(explain(assume, causeOfChange(assume))).toEqual({
+      kind: "resource-policy",
+      resourceArn: role,
+      eventIds: ["trust"],
+    });
+  });
+
   it("gives an SCP what nothing else names, and the whole step what nothing names", () => {
     const carol = change({ principalArn: `arn:aws:iam::${ACCOUNT}:role/carol` });
     expect(causeOf(carol)).toEqual({ kind: "organization", eventIds: ["scp"] });

@@ -23,8 +23,21 @@ const RESOURCE = /^resource policy of (\S+)$/;
 /** A `grantedBy` entry without its statements: what tells one policy from another. */
 export const grantPolicy = (name: string) => name.replace(SIDS, "");
 
+// An analysis names the same few policies on thousands of rows: each is read once.
+const parsed = new Map<string, NamedGrant>();
+
 /** Reads back one `grantedBy` entry (`formatGrantSource`'s words). */
 export function parseGrant(name: string): NamedGrant {
+  let grant = parsed.get(name);
+  if (!grant) {
+    if (parsed.size >= 100_000) parsed.clear();
+    grant = readGrant(name);
+    parsed.set(name, grant);
+  }
+  return grant;
+}
+
+function readGrant(name: string): NamedGrant {
   const policy = grantPolicy(name);
   const managed = MANAGED.exec(policy);
   if (managed)

@@ -1,6 +1,6 @@
 import type { AccessChange } from "@sightline/domain";
 import type { AccountSnapshot } from "@sightline/engine";
-import { type ExplainChange, type NamedGrant, parseGrant } from "../changes/change-cause.ts";
+import { type ExplainChange, parseGrant } from "../changes/change-cause.ts";
 import type { StepTarget } from "./step-target.ts";
 
 /** An event a step applied, as `claimPendingEvents` returns it. */
@@ -59,60 +59,58 @@ function linksOf(snapshot: AccountSnapshot): Map<string, PrincipalLinks> {
 const IAM_PRINCIPAL = /^arn:[^:]+:iam::\d{12}:(user|role)\/(?:.*\/)?([^/]+)$/;
 const NO_LINKS: PrincipalLinks = { groups: [], policies: new Set() };
 
-/** How strongly a target explains a change: by name, or only as "anything may have" (SCPs). */
-type Match = "named" | "anything" | undefined;
+/** A key's ID, whether the event named it by ID or by ARN. */
+const keyIdOf = (keyId: string) =>
+  keyId.slice(keyId.lastIndexOf(":key/") + 1).replace(/^key\//, "");
 
-interface Subject {
-  change: AccessChange;
-  /** `user` or `role` and its name, for an IAM principal of the account. */
-  entity?: { kind: string; name: string };
-  links: PrincipalLinks;
-  grants: NamedGrant[];
-}
-
-/** Whether an ARN names this bucket (or an object in it) or this key. */
-function isBucket(arn: string, name: string): boolean {
-  const at = arn.indexOf(":s3:::");
-  if (!arn.startsWith("arn:") || at < 0) return false;
-  const rest = arn.slice(at + ":s3:::".length);
-  return rest === name || rest.startsWith(`${name}/`);
-}
-const isKey = (arn: string, keyId: string) => arn === keyId || arn.endsWith(`:key/${keyId}`);
-
-function matchOf(target: StepTarget, subject: Subject): Match {
-  const { change, entity, links, grants } = subject;
-  const resources = [
-    change.resourceArn,
-    ...grants.flatMap((g) => (g.policyType === "resource" && g.arn ? [g.arn] : [])),
-  ];
+/** What a target names, as the changes name it; undefined for what may reach anything. */
+function nameOf(target: StepTarget): string | undefined {
   switch (target.kind) {
     case "user":
-      return entity?.kind === "user" && entity.name === target.name ? "named" : undefined;
-    case "role": {
-      if (entity?.kind === "role" && entity.name === target.name) return "named";
-      // A trust policy is the role's resource policy: who may assume it changed.
-      const role = resources.some(
-        (arn) =>
-          IAM_PRINCIPAL.exec(arn)?.[1] === "role" && IAM_PRINCIPAL.exec(arn)?.[2] === target.name,
-      );
-      return role ? "named" : undefined;
-    }
+    case "role":
     case "group":
-      return links.groups.includes(target.name) || grants.some((g) => g.group === target.name)
-        ? "named"
-        : undefined;
+      return `${target.kind}:${target.name}`;
     case "managed-policy":
-      return links.policies.has(target.arn) || grants.some((g) => g.arn === target.arn)
-        ? "named"
-        : undefined;
+      return `policy:${target.arn}`;
     case "bucket":
-      return resources.some((arn) => isBucket(arn, target.name)) ? "named" : undefined;
+      return `bucket:${target.name}`;
     case "key":
-      return resources.some((arn) => isKey(arn, target.keyId)) ? "named" : undefined;
+      return `key:${keyIdOf(target.keyId)}`;
     case "organization":
     case "account":
-      return "anything";
+      return undefined;
   }
+}
+
+/** What a resource ARN (the change's, or a resource policy's) names: a bucket, a key, a role. */
+function resourceName(arn: string): string | undefined {
+  const s3 = arn.indexOf(":s3:::");
+  if (s3 >= 0) return `bucket:${arn.slice(s3 + ":s3:::".length).split("/")[0]}`;
+  const key = arn.indexOf(":key/");
+  if (arn.includes(":kms:") && key >= 0) return `key:${arn.slice(key + ":key/".length)}`;
+  // A trust policy is the role's resource policy: who may assume it changed.
+  const role = IAM_PRINCIPAL.exec(arn);
+  return role?.[1] === "role" ? `role:${role[2]}` : undefined;
+}
+
+/** Everything a change names that a target may name too. */
+function namesOf(change: AccessChange, links: PrincipalLinks): Set<string> {
+  const names = new Set<string>();
+  const entity = IAM_PRINCIPAL.exec(change.principalArn);
+  if (entity) names.add(`${entity[1]}:${entity[2]}`);
+  for (const group of links.groups) names.add(`group:${group}`);
+  for (const arn of links.policies) names.add(`policy:${arn}`);
+  const resources = [change.resourceArn];
+  for (const grant of change.grantedBy.map(parseGrant)) {
+    if (grant.group) names.add(`group:${grant.group}`);
+    if (grant.policyType === "resource" && grant.arn) resources.push(grant.arn);
+    else if (grant.arn) names.add(`policy:${grant.arn}`);
+  }
+  for (const arn of resources) {
+    const name = arn ? resourceName(arn) : undefined;
+    if (name) names.add(name);
+  }
+  return names;
 }
 
 /**
@@ -121,38 +119,43 @@ function matchOf(target: StepTarget, subject: Subject): Match {
  * a group it is in, the resource whose policy grants it. SCP events and events read whole explain
  * what nothing else names; a change no event names is the whole step's. Where the events say more
  * than the change (an SCP; the managed policy through which access was lost), the cause says it.
+ * The events are indexed by what their targets name: a change costs a look-up per name it has.
  */
 export function eventCauses(
   events: readonly StepEvent[],
   snapshot: AccountSnapshot,
 ): ExplainChange {
   const everyEvent = events.map((e) => e.eventId);
+  const byName = new Map<string, number[]>();
+  const anything: number[] = [];
+  events.forEach((event, index) => {
+    for (const target of event.targets) {
+      const name = nameOf(target);
+      if (name === undefined) {
+        if (anything.at(-1) !== index) anything.push(index);
+        continue;
+      }
+      const list = byName.get(name) ?? [];
+      if (list.at(-1) !== index) list.push(index);
+      byName.set(name, list);
+    }
+  });
+  const onlyScps = anything.every((i) => events[i]?.targets.some((t) => t.kind === "organization"));
   let links: Map<string, PrincipalLinks> | undefined;
   return (change, cause) => {
     links ??= linksOf(snapshot);
-    const found = IAM_PRINCIPAL.exec(change.principalArn);
-    const subject: Subject = {
-      change,
-      ...(found?.[1] && found[2] ? { entity: { kind: found[1], name: found[2] } } : {}),
-      links: links.get(change.principalArn) ?? NO_LINKS,
-      grants: change.grantedBy.map(parseGrant),
-    };
-    const named: StepEvent[] = [];
-    const anything: StepEvent[] = [];
+    const named = new Set<number>();
     const policies = new Set<string>();
     let onlyPolicies = true;
-    for (const event of events) {
-      const matches = event.targets.map((target) => [target, matchOf(target, subject)] as const);
-      if (matches.some(([, m]) => m === "named")) {
-        named.push(event);
-        for (const [target, m] of matches)
-          if (m !== "named") continue;
-          else if (target.kind === "managed-policy") policies.add(target.arn);
-          else onlyPolicies = false;
-      } else if (matches.some(([, m]) => m === "anything")) anything.push(event);
+    for (const name of namesOf(change, links.get(change.principalArn) ?? NO_LINKS)) {
+      const found = byName.get(name);
+      if (!found) continue;
+      for (const index of found) named.add(index);
+      if (name.startsWith("policy:")) policies.add(name.slice("policy:".length));
+      else onlyPolicies = false;
     }
-    if (named.length > 0) {
-      const eventIds = named.map((e) => e.eventId);
+    if (named.size > 0) {
+      const eventIds = [...named].sort((a, b) => a - b).map((i) => everyEvent[i] ?? "");
       const [policyArn] = [...policies];
       // Access lost names no policy; the event says which managed policy took it.
       if (
@@ -166,9 +169,8 @@ export function eventCauses(
       return { ...cause, eventIds };
     }
     if (anything.length > 0) {
-      const eventIds = anything.map((e) => e.eventId);
-      const scps = anything.every((e) => e.targets.some((t) => t.kind === "organization"));
-      return scps && cause.kind !== "iam-admin"
+      const eventIds = anything.map((i) => everyEvent[i] ?? "");
+      return onlyScps && cause.kind !== "iam-admin"
         ? { kind: "organization", eventIds }
         : { ...cause, eventIds };
     }
