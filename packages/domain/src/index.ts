@@ -12,6 +12,8 @@ export * from "./aws-events/event-target.ts";
 export * from "./aws-events/rule-event-pattern.ts";
 export * from "./aws-events/targets-of-event.ts";
 export * from "./capability-map.ts";
+export * from "./change-cause.ts";
+export * from "./change-groups.ts";
 export * from "./delivery-verification.ts";
 export * from "./direct-customer.ts";
 export * from "./errors.ts";

@@ -116,6 +116,30 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
     ).toBe(true);
   });
 
+  it("names each change's cause: the event whose target explains it", () => {
+    const bob = `arn:aws:iam::${ACCOUNT}:user/bob`;
+    const ofBob = changes.filter((c) => (c.change as unknown as AccessChange).principalArn === bob);
+    expect(ofBob.length).toBeGreaterThan(1);
+    // bob's admin and every capability it brought: one cause, the AttachUserPolicy event.
+    for (const { cause } of ofBob)
+      expect(cause).toEqual({
+        kind: "iam-admin",
+        principalArn: bob,
+        policyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+        eventIds: [madeAdmin.detail.eventID],
+      });
+    const outside = changes.filter(
+      (c) => (c.change as unknown as AccessChange).kind === "external-access-gained",
+    );
+    expect(outside).not.toHaveLength(0);
+    for (const { cause } of outside)
+      expect(cause).toEqual({
+        kind: "resource-policy",
+        resourceArn: "arn:aws:s3:::logs",
+        eventIds: [opened.detail.eventID],
+      });
+  });
+
   it("alerts the webhook, signed, with the same change IDs", () => {
     expect(verifyAlertSignature(secret, alert.headers, alert.body)).toBe(true);
     const sent = (JSON.parse(alert.body) as { changes: AccessChange[] }).changes.map(

@@ -16,6 +16,7 @@ import {
 } from "@sightline/db";
 import {
   type AccessChange,
+  type ChangeCause,
   DEFAULT_REVIEW_SETTINGS,
   type ExecutionWarning,
   type ReviewSettings,
@@ -26,6 +27,7 @@ import {
   type WrittenReport,
   writeReport,
 } from "@sightline/reports";
+import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
 import { readReachDictionary } from "./reach-dictionary.ts";
@@ -193,6 +195,8 @@ export async function recordAnalysisChanges(input: {
   formats: readonly ReportFormat[];
   /** Every write as the lease holder (the worker's job lease). */
   fenced?: FencedWrite;
+  /** Each change's cause, in the comparison's order (default: `changeCauses()`, from the change). */
+  causeOf?: (change: AccessChange) => ChangeCause;
 }): Promise<AnalysisChanges> {
   const { db, execution } = input;
   const fenced = input.fenced ?? unfenced(db);
@@ -233,6 +237,7 @@ export async function recordAnalysisChanges(input: {
     executionId: execution.executionId,
     confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
   };
+  const causeOf = input.causeOf ?? changeCauses();
   const alertChanges: AccessChange[] = [];
   const previousTime = previous?.analysisTime;
   let changeCount = 0;
@@ -259,8 +264,9 @@ export async function recordAnalysisChanges(input: {
     ];
     for (const stream of streams)
       for await (const change of stream) {
-        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push(change);
-        pending.push({ changeId: change.changeId, kind: change.kind, change });
+        const cause = causeOf(change);
+        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
+        pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
         changeCount++;
         if (pending.length >= BATCH) await flush();
         yield accessChangeRow(change, execution.analysisTime, previousTime);

@@ -18,6 +18,7 @@ import {
 } from "@sightline/db";
 import {
   type AccessChange,
+  type ChangeCause,
   type CollectionMetadata,
   DEFAULT_REVIEW_SETTINGS,
   type ReviewSettings,
@@ -30,6 +31,7 @@ import {
   type ResourceAccessSummary,
 } from "@sightline/engine";
 import type { AnalysisChanges, FencedWrite } from "./analysis-changes.ts";
+import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
 import { grantText } from "./grant-names.ts";
@@ -212,6 +214,8 @@ export async function recordIncrementalChanges(input: {
   after: CollectedAccount;
   settings?: ReviewSettings;
   fenced: FencedWrite;
+  /** Each change's cause (`recordAnalysisChanges`'s). */
+  causeOf?: (change: AccessChange) => ChangeCause;
 }): Promise<IncrementalOutcome> {
   const { db, execution, before, after, fenced } = input;
   const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
@@ -353,6 +357,7 @@ export async function recordIncrementalChanges(input: {
       await resourcesIn(executionId),
     ),
   ];
+  const causeOf = input.causeOf ?? changeCauses();
   const alertChanges: AccessChange[] = [];
   let changeCount = 0;
   let pending: StoredAccessChange[] = [];
@@ -364,8 +369,9 @@ export async function recordIncrementalChanges(input: {
   await fenced((tx) => deleteAccessChanges(tx, executionId));
   for (const stream of streams)
     for await (const change of stream) {
-      if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push(change);
-      pending.push({ changeId: change.changeId, kind: change.kind, change });
+      const cause = causeOf(change);
+      if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
+      pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
       changeCount++;
       if (pending.length >= BATCH) await flush();
     }

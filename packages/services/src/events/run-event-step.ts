@@ -31,6 +31,7 @@ import {
   type FencedWrite,
   recordAnalysisChanges,
 } from "../changes/analysis-changes.ts";
+import { changeCauses } from "../changes/change-cause.ts";
 import { recordIncrementalChanges } from "../changes/incremental-results.ts";
 import { analyseForResults, reanalyseSnapshot } from "../changes/results-input.ts";
 import { ResultsRecorder } from "../changes/results-recorder.ts";
@@ -41,6 +42,7 @@ import {
   readCollection,
   storeCollection,
 } from "../snapshots/stored-collection.ts";
+import { eventCauses } from "./event-causes.ts";
 import { distinctTargets, type StepTarget } from "./step-target.ts";
 
 /** A stored snapshot older than this is not patched: the step collects the account whole. */
@@ -123,7 +125,11 @@ export async function runEventStep(
   { lease, log }: { lease: JobLease; log: Logger },
 ): Promise<{ changes: number; events: number; warnings: ExecutionWarning[] }> {
   const events = await claimPendingEvents(ctx.db, execution, execution.executionId);
-  const targets = distinctTargets(events.flatMap((e) => (e.targets ?? []) as StepTarget[]));
+  const stepEvents = events.map((e) => ({
+    eventId: e.eventId,
+    targets: (e.targets ?? []) as unknown as StepTarget[],
+  }));
+  const targets = distinctTargets(stepEvents.flatMap((e) => e.targets));
   const warnings: ExecutionWarning[] = [];
   await setExecutionStage(ctx.db, execution.executionId, "collecting");
   const { collected, fullBecause, base } = await collectStep(
@@ -145,6 +151,7 @@ export async function runEventStep(
   const review = await getReviewSettings(ctx.db, execution.customerId);
   const dir = path.join(settings.workDir, execution.executionId, String(execution.attempts));
   try {
+    const causeOf = changeCauses(eventCauses(stepEvents, collected.snapshot));
     let changes: AnalysisChanges | undefined;
     if (base) {
       const outcome = await recordIncrementalChanges({
@@ -155,6 +162,7 @@ export async function runEventStep(
         after: collected,
         settings: review,
         fenced,
+        causeOf,
       });
       if (outcome.kind === "stepped") {
         changes = outcome.changes;
@@ -180,6 +188,7 @@ export async function runEventStep(
         dir,
         formats: ["jsonl"],
         fenced,
+        causeOf,
       });
     }
     await setExecutionStage(ctx.db, execution.executionId, "alerting");
