@@ -39,6 +39,7 @@ export * from "./event-sources.ts";
 export * from "./execution-credentials.ts";
 export * from "./executions.ts";
 export * from "./findings.ts";
+export * from "./job-fairness.ts";
 export * from "./job-leases.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";

@@ -83,11 +83,10 @@ export async function receiveAwsEvent(
       ...(targets ? { targets: targets as unknown as Record<string, unknown>[] } : {}),
     });
     if (status === "pending")
-      await enqueueEventStep(
-        ctx.boss,
-        { ...key, startAfter: new Date(ctx.now().getTime() + settings.quietSeconds * 1000) },
-        tx,
-      );
+      await enqueueEventStep(ctx.boss, tx, {
+        ...key,
+        startAfter: new Date(ctx.now().getTime() + settings.quietSeconds * 1000),
+      });
     return status;
   });
   if (recorded === "duplicate") return { eventId, status: "duplicate" };

@@ -13,6 +13,7 @@ import {
   type QueueSettings,
 } from "../queue/analysis-queue.ts";
 import { EVENT_QUEUE, LOST_EVENT_QUEUE } from "../queue/event-queue.ts";
+import { fairlyStarted } from "../queue/fair-share.ts";
 import { DEFAULT_LEASE_SETTINGS, LeaseKeeper } from "../queue/lease-keeper.ts";
 import { queueSchemaOf } from "../runtime/start-job-queue.ts";
 import { alertJobHandler, lostAlertHandler } from "./alert-job.ts";
@@ -57,14 +58,14 @@ export async function startWorker(
   const leases = new LeaseKeeper(ctx, leaseSettings, queueSchemaOf(boss));
   leases.start();
   boss.once("stopped", () => leases.stop());
-  const analysis = leases.handler(
+  // Each lane takes its tenants' jobs in turns (fair-share.ts): a job's start moves the turn on.
+  const analysis = fairlyStarted(
+    ctx,
     ANALYSIS_QUEUE,
-    "analysis",
-    analysisJobHandler(ctx, settings.analysis),
-    {
+    leases.handler(ANALYSIS_QUEUE, "analysis", analysisJobHandler(ctx, settings.analysis), {
       executionIdOf: (data: AnalysisJob) => data.executionId,
       onOverrun: analysisOverrun(ctx, leaseSettings.maxRunSeconds.analysis),
-    },
+    }),
   );
   for (let i = 0; i < settings.concurrency; i++)
     await boss.work(ANALYSIS_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, analysis);
@@ -83,10 +84,14 @@ export async function startWorker(
   await boss.work(LOST_ALERT_QUEUE, polling, lostAlertHandler(ctx));
   // The event lane: its own workers, so that a step never waits behind full analyses.
   const events = settings.events ?? DEFAULT_EVENT_SETTINGS;
-  const eventSteps = leases.handler(
+  const eventSteps = fairlyStarted(
+    ctx,
     EVENT_QUEUE,
-    "event",
-    eventJobHandler(ctx, { analysis: settings.analysis, events }),
+    leases.handler(
+      EVENT_QUEUE,
+      "event",
+      eventJobHandler(ctx, { analysis: settings.analysis, events }),
+    ),
   );
   for (let i = 0; i < events.concurrency; i++)
     await boss.work(EVENT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, eventSteps);
