@@ -46,6 +46,7 @@ export * from "./monitored-accounts.ts";
 export * from "./oem-grants.ts";
 export * from "./partner-customers.ts";
 export * from "./partners.ts";
+export * from "./queue-status.ts";
 export { rawQuery, sqlExecutorOf } from "./raw-query.ts";
 export * from "./review-settings.ts";
 export { openServiceDatabase, type StartedDatabase, startDatabase } from "./start-database.ts";

@@ -79,7 +79,10 @@ async function jobsOf(p: Pipeline, queue: string): Promise<JobRow[]> {
       [queue],
     ),
   );
-  return [...rows] as unknown as JobRow[];
+  return [...rows].map((row) => {
+    const r = row as unknown as JobRow;
+    return { ...r, startedOn: r.startedOn === null ? null : new Date(r.startedOn) };
+  });
 }
 
 describe("a fair share per tenant inside each lane", () => {
