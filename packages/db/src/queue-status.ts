@@ -74,13 +74,13 @@ export async function queueStatus(
     );
     const tenants = mine
       .filter((r) => r.tenant !== null && (r.waiting > 0 || r.running > 0))
+      .sort((a, b) => (b.oldest ?? -1) - (a.oldest ?? -1))
       .map((r) => ({
         tenant: r.tenant as string,
         waiting: r.waiting,
         running: r.running,
         oldestWaitingSeconds: rounded(r.oldest),
-      }))
-      .sort((a, b) => (b.oldestWaitingSeconds ?? -1) - (a.oldestWaitingSeconds ?? -1));
+      }));
     return {
       queue,
       waiting: sum((r) => r.waiting),

@@ -4,6 +4,7 @@ import { AccessPaths } from "./access-paths.tsx";
 import { ChangesAndFindings } from "./changes.tsx";
 import { Executions } from "./executions.tsx";
 import { Principals } from "./principals.tsx";
+import { RunningExecutions } from "./running-executions.tsx";
 import { WhoCanView } from "./who-can.tsx";
 
 const TABS: { view: View; label: string }[] = [
@@ -27,6 +28,7 @@ export function AccountPage(props: { account: AccountRef; view: View }) {
         <a href={hrefOf({ page: "tenants" })}>Accounts</a> › {owner}
       </p>
       <h1>Account {account.accountId}</h1>
+      <RunningExecutions account={account} />
       <nav class="tabs" aria-label="Account views">
         {TABS.map((tab) => (
           <a

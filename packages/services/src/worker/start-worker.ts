@@ -15,6 +15,7 @@ import {
 import { EVENT_QUEUE, LOST_EVENT_QUEUE } from "../queue/event-queue.ts";
 import { fairlyStarted } from "../queue/fair-share.ts";
 import { DEFAULT_LEASE_SETTINGS, LeaseKeeper } from "../queue/lease-keeper.ts";
+import { logQueueFigures } from "../queue/queue-figures.ts";
 import { queueSchemaOf } from "../runtime/start-job-queue.ts";
 import { alertJobHandler, lostAlertHandler } from "./alert-job.ts";
 import { analysisJobHandler, analysisOverrun, lostAnalysisHandler } from "./analysis-job.ts";
@@ -39,6 +40,8 @@ export interface WorkerSettings {
   events?: EventSettings;
   /** `SIGHTLINE_EVENTS_SQS_URL`: a central queue of CloudTrail events that this worker consumes too. */
   eventQueueUrl?: string;
+  /** How often the worker logs the queue's figures (lanes, oldest waits, lost leases); default 60 s. */
+  queueLogSeconds?: number;
 }
 
 /**
@@ -106,6 +109,8 @@ export async function startWorker(
     });
     boss.once("stopped", () => void consumer.stop());
   }
+  const queueLog = logQueueFigures(ctx, settings.queueLogSeconds ?? 60);
+  boss.once("stopped", () => queueLog.stop());
   await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
   await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
   ctx.logger.info(
