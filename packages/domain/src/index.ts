@@ -28,6 +28,7 @@ export * from "./own-credential.ts";
 export * from "./partner.ts";
 export * from "./partner-customer.ts";
 export * from "./plans.ts";
+export * from "./queue-status.ts";
 export * from "./resource-access-paths.ts";
 export * from "./review-settings.ts";
 export * from "./vending-service.ts";

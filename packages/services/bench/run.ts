@@ -1,9 +1,10 @@
 // Benchmark: pnpm --filter @sightline/services bench
-//   [-- medium large writers changes fleet | workbook upload daily events]
+//   [-- medium large writers changes fleet | workbook upload daily events fairness]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet]
+//   [--fairness-burst 100] [--fairness-workers 2]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres. SIGHTLINE_BENCH_BUILT=1 runs the workers on the packages'
 // built JavaScript (build first), as production does; by default they run on the sources.
@@ -14,6 +15,7 @@ import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
 import { eventsTable, runEvents } from "./events-case.ts";
+import { fairnessReport, runFairness } from "./fairness-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
 import { speedReference } from "./machine-load.ts";
@@ -44,13 +46,16 @@ const CASES = [
   "upload",
   "daily",
   "events",
+  "fairness",
 ] as const;
 type CaseName = (typeof CASES)[number];
 /**
  * `upload` is an experiment behind a finding (README), `workbook` (the large account with k9's
  * workbook too, compared with `large`) and `daily` (the large account analysed again after 1% of
- * its principals changed, as the daily run compares) long ones, and `events` (event steps beside
- * whole analyses, 1,000 and 10,000 principals): run only when named.
+ * its principals changed, as the daily run compares) long ones, `events` (event steps beside
+ * whole analyses, 1,000 and 10,000 principals), `fairness` (partner A's burst of the fake's small
+ * account on two workers, partner B's analysis queued behind it: B's wait, A's rate, the lane's
+ * depth; it stops once B's analysis has ended) a look at the queue's order: run only when named.
  */
 const SIZES_PRINCIPALS = { medium: 1_000, large: 10_000 } as const;
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
@@ -73,6 +78,9 @@ const { values, positionals } = parseArgs({
     "worker-node-flags": { type: "string" },
     /** The workers' report formats; the production default (SIGHTLINE_REPORT_FORMATS) unless named. */
     formats: { type: "string", default: DEFAULT_REPORT_FORMATS.join(",") },
+    /** `fairness`: how many analyses partner A queues at once, and on how many workers. */
+    "fairness-burst": { type: "string", default: "100" },
+    "fairness-workers": { type: "string", default: "2" },
   },
 });
 const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
@@ -154,6 +162,18 @@ try {
       );
       log(
         `changes: ${result.changes} changes compared in ${(result.compareMs / 1000).toFixed(1)} s`,
+      );
+    } else if (name === "fairness") {
+      const burst = Number(values["fairness-burst"]);
+      const workers = Number(values["fairness-workers"]);
+      if (!Number.isInteger(burst) || burst < 1 || !Number.isInteger(workers) || workers < 1)
+        throw new Error("--fairness-burst and --fairness-workers: positive integers");
+      const result = await runFairness(env, { burst, workers, log });
+      outputs.push(
+        `### Fairness: partner B's analysis behind partner A's burst of ${burst}\n\n${fairnessReport(result)}`,
+      );
+      log(
+        `fairness: B queued → taken ${(result.bQueuedMs / 1000).toFixed(1)} s, ${result.takenAheadOfB} of A's jobs taken ahead of it`,
       );
     } else if (name === "upload") {
       outputs.push(

@@ -5,6 +5,7 @@ import { ChangesAndFindings } from "./changes.tsx";
 import { EventHealthLine, Events } from "./event-health.tsx";
 import { Executions } from "./executions.tsx";
 import { Principals } from "./principals.tsx";
+import { RunningExecutions } from "./running-executions.tsx";
 import { WhoCanView } from "./who-can.tsx";
 
 const TABS: { view: View; label: string }[] = [
@@ -30,6 +31,7 @@ export function AccountPage(props: { account: AccountRef; view: View }) {
       </p>
       <h1>Account {account.accountId}</h1>
       <EventHealthLine account={account} />
+      <RunningExecutions account={account} />
       <nav class="tabs" aria-label="Account views">
         {TABS.map((tab) => (
           <a

@@ -29,6 +29,8 @@ export interface AnalysisSettings {
    * delivery (`SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS`): only for the transition after an upgrade.
    */
   allowUnprovenDestinations?: boolean;
+  /** How often a running execution's progress is written at most (default 3 s). */
+  progressIntervalSeconds?: number;
 }
 
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["csv", "parquet"];

@@ -65,7 +65,7 @@ export async function fanOutOrganizationEvent(
       fannedOut: true,
     });
     if (status === "pending")
-      await enqueueEventStep(ctx.boss, { customerId: event.customerId, accountId, startAfter }, tx);
+      await enqueueEventStep(ctx.boss, tx, { customerId: event.customerId, accountId, startAfter });
   }
   if (members.length > 0)
     ctx.logger.info(

@@ -87,7 +87,7 @@ export async function receiveAwsEvent(
       ...(targets ? { targets: targets as unknown as Record<string, unknown>[] } : {}),
     });
     const startAfter = new Date(ctx.now().getTime() + settings.quietSeconds * 1000);
-    if (status === "pending") await enqueueEventStep(ctx.boss, { ...key, startAfter }, tx);
+    if (status === "pending") await enqueueEventStep(ctx.boss, tx, { ...key, startAfter });
     // An SCP or RCP: the organisation's other accounts of the same customer too.
     if (status === "pending" && targets?.some((t) => t.kind === "organization"))
       await fanOutOrganizationEvent(tx, ctx, recorded, startAfter);
