@@ -1,6 +1,7 @@
 // Benchmark: pnpm --filter @sightline/services bench
 //   [-- medium large writers changes fleet | workbook upload daily events fairness]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
+//   [--events-sizes medium,large]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet]
@@ -14,6 +15,7 @@ import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";
 import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
+import { latencyTable, runEventLatency } from "./event-latency-case.ts";
 import { eventsTable, runEvents } from "./events-case.ts";
 import { fairnessReport, runFairness } from "./fairness-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
@@ -67,6 +69,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     "fleet-size": { type: "string", default: "medium" },
+    /** The accounts the `events` case measures (medium: 1,000 principals; large: 10,000). */
+    "events-sizes": { type: "string", default: "medium,large" },
     "fleet-accounts": { type: "string", default: "100" },
     /** Worker counts to run the fleet with, one after the other (their ratio is printed). */
     "fleet-workers": { type: "string", default: "1,2" },
@@ -86,6 +90,12 @@ const { values, positionals } = parseArgs({
 const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
 const cases: readonly CaseName[] = chosen.length > 0 ? chosen : DEFAULT_CASES;
 const fleetSize = values["fleet-size"] as SyntheticSize;
+const eventSizes = (values["events-sizes"] ?? "").split(",").filter(Boolean) as (
+  | "medium"
+  | "large"
+)[];
+if (eventSizes.some((size) => size !== "medium" && size !== "large"))
+  throw new Error("--events-sizes: medium, large or both");
 if (!SYNTHETIC_SIZES.includes(fleetSize))
   throw new Error(`--fleet-size: one of ${SYNTHETIC_SIZES}`);
 const formats = (values.formats ?? "").split(",").filter(Boolean) as ReportFormat[];
@@ -148,11 +158,13 @@ try {
       outputs.push(`### Writers, one format per pass\n\n${writersTable(source.size, writers)}`);
       log("writers: done");
     } else if (name === "events") {
-      for (const size of ["medium", "large"] as const) {
-        const rows = await runEvents(env.databaseUrl, size, log);
+      for (const size of eventSizes) {
         const principals = SIZES_PRINCIPALS[size];
+        const latency = await runEventLatency(env, size, 5, log);
+        outputs.push(`### Event steps through a worker\n\n${latencyTable(latency, principals)}`);
+        const rows = await runEvents(env.databaseUrl, size, log);
         outputs.push(
-          `### Event steps beside whole analyses\n\n${eventsTable(size, principals, rows)}`,
+          `### Event steps beside whole analyses (in process)\n\n${eventsTable(size, principals, rows)}`,
         );
       }
     } else if (name === "changes") {
