@@ -1,6 +1,7 @@
 import {
   deleteExpiredCredentials,
   deleteSnapshotsBefore,
+  pruneAccountEvents,
   pruneAnalysisResults,
 } from "@sightline/db";
 import type { ServiceContext } from "../context.ts";
@@ -10,7 +11,8 @@ const DAY_MS = 86_400_000;
 /**
  * Deletes own credentials past their expiry, snapshots older than the retention, and each
  * account's stored results but the newest two (the next analysis compares with the newest; the
- * changes and findings they produced stay).
+ * changes and findings they produced stay), and received events applied or refused longer ago
+ * than the snapshots are kept (two days at least: a replay is recognised for 24 hours).
  */
 export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: number) {
   return async () => {
@@ -21,6 +23,13 @@ export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: n
       new Date(now.getTime() - snapshotRetentionDays * DAY_MS),
     );
     const results = await pruneAnalysisResults(ctx.db, 2);
-    ctx.logger.info({ credentials, snapshots, results }, "maintenance: expired data deleted");
+    const events = await pruneAccountEvents(
+      ctx.db,
+      new Date(now.getTime() - Math.max(2, snapshotRetentionDays) * DAY_MS),
+    );
+    ctx.logger.info(
+      { credentials, snapshots, results, events },
+      "maintenance: expired data deleted",
+    );
   };
 }
