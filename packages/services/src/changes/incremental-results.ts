@@ -113,23 +113,49 @@ function metadataChanges(before: CollectionMetadata, after: CollectionMetadata) 
   };
 }
 
-/** Each resource's rows of the given principals, as comparable text. */
-function reachByResource(rows: Iterable<ResourceAccessSummary>) {
-  const texts = new Map<string, string[]>();
+/** FNV-1a of a text from a seed: 32 bits. */
+function fnv(text: string, seed: number): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
+  return hash;
+}
+
+const rowText = (row: ResourceAccessSummary) =>
+  `${row.principal}|${row.principalType}|${row.capability}|${row.inAccount}|${row.conditional}|${grantText(row.grantedBy)}`;
+
+/**
+ * Each resource's rows (of the changed principals), reduced to a fingerprint that does not
+ * depend on their order: two sums of 32-bit hashes of each row, a multiset hash. Rows come
+ * resource by resource (`principalReach`); `keep` says whose rows to hold once all have passed.
+ */
+function reachFingerprints(
+  rows: Iterable<ResourceAccessSummary>,
+  keep?: (arn: string, fingerprint: string) => boolean,
+): { fingerprints: Map<string, string>; kept: Map<string, ResourceAccessSummary[]> } {
+  const fingerprints = new Map<string, string>();
   const kept = new Map<string, ResourceAccessSummary[]>();
+  let arn: string | undefined;
+  let group: ResourceAccessSummary[] = [];
+  let [a, b] = [0, 0];
+  const close = () => {
+    if (arn === undefined) return;
+    if (fingerprints.has(arn)) throw new Error(`The reach of ${arn} did not come in one run.`);
+    const fingerprint = `${a}.${b}.${group.length}`;
+    fingerprints.set(arn, fingerprint);
+    if (keep?.(arn, fingerprint)) kept.set(arn, group);
+  };
   for (const row of rows) {
-    const text = `${row.principal}|${row.principalType}|${row.capability}|${row.inAccount}|${row.conditional}|${grantText(row.grantedBy)}`;
-    let list = texts.get(row.resourceArn);
-    if (!list) {
-      list = [];
-      texts.set(row.resourceArn, list);
-      kept.set(row.resourceArn, []);
+    if (row.resourceArn !== arn) {
+      close();
+      [arn, group, a, b] = [row.resourceArn, [], 0, 0];
     }
-    list.push(text);
-    kept.get(row.resourceArn)?.push(row);
+    const text = rowText(row);
+    a = (a + fnv(text, 2166136261)) >>> 0;
+    b = (b + fnv(text, 0x9747b28c)) >>> 0;
+    if (keep) group.push(row);
   }
-  const keyed = new Map([...texts].map(([arn, list]) => [arn, list.sort().join("\n")]));
-  return { keyed, rows: kept };
+  close();
+  return { fingerprints, kept };
 }
 
 /**
@@ -258,24 +284,23 @@ export async function recordIncrementalChanges(input: {
   const remade = resourceRecords.finish();
 
   // The changed principals' reach on every other resource, before and after.
-  const was = reachByResource(
+  // Only the resources where their rows differ are kept in memory, and patched.
+  const was = reachFingerprints(
     principalReach(models[0], scope.principals, scope.resources, { accounts }),
-  );
-  const is = reachByResource(
+  ).fingerprints;
+  const is = reachFingerprints(
     principalReach(models[1], scope.principals, scope.resources, { accounts }),
+    (arn, fingerprint) => was.get(arn) !== fingerprint,
   );
-  const differ = new Set(
-    [...new Set([...was.keyed.keys(), ...is.keyed.keys()])].filter(
-      (arn) => was.keyed.get(arn) !== is.keyed.get(arn),
-    ),
-  );
-  if ([...differ].some((arn) => is.rows.get(arn)?.some((r) => !r.inAccount)))
+  const differ = new Set(is.kept.keys());
+  for (const arn of was.keys()) if (!is.fingerprints.has(arn)) differ.add(arn);
+  if ([...is.kept.values()].some((rows) => rows.some((r) => !r.inAccount)))
     return {
       kind: "whole",
       reason: "a changed principal reaches a resource from outside its account",
     };
   const patched = (await resourceResultsOf(db, previous.executionId, [...differ])).map((stored) =>
-    patchReach(stored, is.rows.get(stored.resourceArn) ?? [], scope.principals, head, numbering),
+    patchReach(stored, is.kept.get(stored.resourceArn) ?? [], scope.principals, head, numbering),
   );
   const fresh = numbering.added.dictionary();
   const added: DictionaryAdded = {
