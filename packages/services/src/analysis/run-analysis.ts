@@ -30,6 +30,7 @@ import {
 import type { Logger } from "@sightline/logging";
 import {
   fullRowFormats,
+  type ReportFiles,
   type ReportFormat,
   type ReportProvider,
   type WrittenReport,
@@ -49,6 +50,7 @@ import { type JobLease, LeaseLostError, UNLEASED } from "../queue/job-lease.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
+import { diskFullFailure } from "./disk-full.ts";
 
 export type RunOutcome =
   | { status: "succeeded"; reportKeys: string[] }
@@ -108,7 +110,7 @@ async function analyseAndWrite(
   settings: AnalysisSettings,
   execution: ExecutionRow,
   account: AccountContext,
-  output: { analysisTime: Date; dir: string; formats: ReportFormat[] },
+  output: { analysisTime: Date; dir: string; formats: ReportFormat[]; files?: ReportFiles },
   { log, lease }: { log: Logger; lease: JobLease },
 ): Promise<{
   reports: WrittenReport[];
@@ -175,7 +177,13 @@ async function analyseAndWrite(
 async function writeAwsReports(
   collected: CollectedAccount,
   accountId: string,
-  output: { analysisTime: Date; dir: string; formats: ReportFormat[]; workbook: boolean },
+  output: {
+    analysisTime: Date;
+    dir: string;
+    formats: ReportFormat[];
+    workbook: boolean;
+    files?: ReportFiles;
+  },
   writing: () => Promise<void>,
 ): Promise<{
   reports: WrittenReport[];
@@ -228,7 +236,12 @@ async function analyseAndDeliver(
     settings,
     execution,
     account,
-    { analysisTime, dir: workDir, formats: formatsFor(settings, flags.hiveEnabled === true) },
+    {
+      analysisTime,
+      dir: workDir,
+      formats: formatsFor(settings, flags.hiveEnabled === true),
+      ...(settings.files ? { files: settings.files } : {}),
+    },
     { log, lease },
   );
   lease.check();
@@ -312,13 +325,14 @@ export async function runAnalysis(
     const error =
       thrown instanceof AppError
         ? thrown
-        : new AppError(
+        : (diskFullFailure(thrown, settings) ??
+          new AppError(
             "INTERNAL",
             "Sightline failed internally; the operator's logs have the details",
             {
               cause: thrown,
             },
-          );
+          ));
     if (!(thrown instanceof AppError)) log.error({ err: thrown }, "analysis failed unexpectedly");
     if (error.retryable && !attempt.final) {
       log.warn({ code: error.code }, "attempt failed; it will run again");

@@ -3,16 +3,23 @@ import {
   deleteSnapshotsBefore,
   pruneAnalysisResults,
 } from "@sightline/db";
+import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
+import { sweepLeftovers } from "./sweep-leftovers.ts";
 
 const DAY_MS = 86_400_000;
 
 /**
  * Deletes own credentials past their expiry, snapshots older than the retention, and each
  * account's stored results but the newest two (the next analysis compares with the newest; the
- * changes and findings they produced stay).
+ * changes and findings they produced stay); and sweeps the files killed attempts left on the
+ * worker that runs it (`sweepLeftovers`).
  */
-export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: number) {
+export function maintenanceHandler(
+  ctx: ServiceContext,
+  snapshotRetentionDays: number,
+  analysis: Pick<AnalysisSettings, "workDir" | "inboxDir">,
+) {
   return async () => {
     const now = ctx.now();
     const credentials = await deleteExpiredCredentials(ctx.db, now);
@@ -21,6 +28,10 @@ export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: n
       new Date(now.getTime() - snapshotRetentionDays * DAY_MS),
     );
     const results = await pruneAnalysisResults(ctx.db, 2);
-    ctx.logger.info({ credentials, snapshots, results }, "maintenance: expired data deleted");
+    const swept = await sweepLeftovers(ctx.db, analysis, now);
+    ctx.logger.info(
+      { credentials, snapshots, results, ...swept },
+      "maintenance: expired data deleted",
+    );
   };
 }
