@@ -325,7 +325,7 @@ export async function runAnalysis(
     const error =
       thrown instanceof AppError
         ? thrown
-        : (diskFullFailure(thrown, settings) ??
+        : (diskFullFailure(thrown, "the reports", `the work directory ${settings.workDir}`) ??
           new AppError(
             "INTERNAL",
             "Sightline failed internally; the operator's logs have the details",

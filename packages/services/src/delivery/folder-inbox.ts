@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { WorkerFiles } from "../analysis/analysis-settings.ts";
+import { diskFullFailure } from "../analysis/disk-full.ts";
 import type { ReportInbox } from "./report-inbox.ts";
 
 type InboxWrites = Pick<WorkerFiles, "copyFile" | "writeFile">;
@@ -11,8 +12,9 @@ export const PARTIAL_MARK = ".partial-";
 /**
  * The local inbox: objects are files under `root`, at their keys. Each is written beside its
  * place and renamed into it, so a reader never sees half a file. A failed write removes its
- * partial file; a write that succeeds also removes the partial files other attempts at the same
- * key left (a killed worker's), so that a retry leaves nothing behind.
+ * partial file (a full disk fails `DISK_FULL` naming the folder); a write that succeeds also
+ * removes the partial files other attempts at the same key left (a killed worker's), so that a
+ * retry leaves nothing behind.
  */
 export function createFolderInbox(
   root: string,
@@ -33,7 +35,9 @@ export function createFolderInbox(
       await rename(temporary, file);
     } catch (error) {
       await rm(temporary, { force: true });
-      throw error;
+      throw (
+        diskFullFailure(error, "the delivered reports", `the local inbox folder ${root}`) ?? error
+      );
     }
     await removeOtherPartials(file);
     return { key };

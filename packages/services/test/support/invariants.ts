@@ -57,8 +57,16 @@ const MANIFEST = /\/manifest\.([^/]+)\.json$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
+/** A connection the fault cut fails its next query: the checker asks again. */
 async function rows<T>(db: Executor, text: string, values: unknown[] = []): Promise<T[]> {
-  return [...(await db.execute(rawQuery(text, values)))] as T[];
+  for (let tries = 1; ; tries++) {
+    try {
+      return [...(await db.execute(rawQuery(text, values)))] as T[];
+    } catch (error) {
+      if (tries >= 5) throw error;
+      await sleep(200 * tries);
+    }
+  }
 }
 
 /** Invariant 1: waits (up to the bound) for every execution to end; says which did not. */
