@@ -1,9 +1,9 @@
 // Benchmark: pnpm --filter @sightline/services bench
-//   [-- medium large writers changes fleet | workbook upload daily]
+//   [-- medium large writers changes fleet | workbook upload daily | faults]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
-//   [--formats csv,parquet]
+//   [--formats csv,parquet] [--fault-runs 3]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres. SIGHTLINE_BENCH_BUILT=1 runs the workers on the packages'
 // built JavaScript (build first), as production does; by default they run on the sources.
@@ -13,6 +13,7 @@ import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";
 import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
+import { doneWhen, doneWhenTable, faultsTable, runFaults } from "./faults-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
 import { speedReference } from "./machine-load.ts";
@@ -42,12 +43,14 @@ const CASES = [
   "fleet",
   "upload",
   "daily",
+  "faults",
 ] as const;
 type CaseName = (typeof CASES)[number];
 /**
  * `upload` is an experiment behind a finding (README), `workbook` (the large account with k9's
  * workbook too, compared with `large`) and `daily` (the large account analysed again after 1% of
- * its principals changed, as the daily run compares) long ones: run only when named.
+ * its principals changed, as the daily run compares) long ones, `faults` the soak of issue 34's
+ * fault suite: run only when named.
  */
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
 
@@ -69,6 +72,8 @@ const { values, positionals } = parseArgs({
     "worker-node-flags": { type: "string" },
     /** The workers' report formats; the production default (SIGHTLINE_REPORT_FORMATS) unless named. */
     formats: { type: "string", default: DEFAULT_REPORT_FORMATS.join(",") },
+    /** `faults`: how many times each fault runs. */
+    "fault-runs": { type: "string", default: "3" },
   },
 });
 const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
@@ -142,6 +147,16 @@ try {
       );
       log(
         `changes: ${result.changes} changes compared in ${(result.compareMs / 1000).toFixed(1)} s`,
+      );
+    } else if (name === "faults") {
+      const runs = Number(values["fault-runs"]);
+      if (!Number.isInteger(runs) || runs < 1) throw new Error("--fault-runs: a whole number");
+      const results = await runFaults(env.databaseUrl, runs, log);
+      outputs.push(`### Faults, each run ${runs} time(s)\n\n${faultsTable(results)}`);
+      log("faults: the issue's figure, under the default lease…");
+      const figure = await doneWhen(env.databaseUrl);
+      outputs.push(
+        `### A worker killed while delivering: default lease (renewed every 5 s, lost after 20 s), pg-boss expiry 600 s\n\n${doneWhenTable(figure)}`,
       );
     } else if (name === "upload") {
       outputs.push(

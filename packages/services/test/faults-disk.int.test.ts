@@ -1,13 +1,10 @@
-import { randomInt } from "node:crypto";
 import { createWriteStream, existsSync, rmSync } from "node:fs";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { smallAccount } from "@sightline/aws-fake";
-import { upsertMonitoredAccount, upsertPartner, upsertPartnerCustomer } from "@sightline/db";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { WorkerFiles } from "../src/analysis/analysis-settings.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { disk, folderPartner } from "./support/fault-disk.ts";
 import { checkInvariants, type InboxView } from "./support/invariants.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
@@ -21,60 +18,6 @@ const { ctx, fake, settings } = pipeline;
 afterEach(() => {
   settings.analysis.files = undefined;
 });
-
-const noSpace = (file: string) =>
-  Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), {
-    code: "ENOSPC",
-    errno: -28,
-    syscall: "write",
-    path: file,
-  });
-
-/**
- * The local disk, until `full()` says it has no room: then each file write fails ENOSPC, as
- * the kernel answers (a stream's write, a copy, a whole-file write).
- */
-function disk(full: (file: string) => boolean): WorkerFiles {
-  return {
-    createWriteStream: (file, options) =>
-      full(file)
-        ? new Writable({ write: (_chunk, _encoding, done) => done(noSpace(file)) })
-        : createWriteStream(file, options),
-    copyFile: async (source, target) => {
-      if (full(target)) throw noSpace(target);
-      await copyFile(source, target);
-    },
-    writeFile: async (target, bytes) => {
-      if (full(target)) throw noSpace(target);
-      await writeFile(target, bytes);
-    },
-  };
-}
-
-/** A partner delivering to the local folder inbox (no S3 destination). */
-async function folderPartner() {
-  const partnerId = `P${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
-  const partnerCustomerId = `tenant-${randomInt(1e9)}`;
-  await upsertPartner(ctx.db, { partnerId });
-  const ref = await upsertPartnerCustomer(ctx.db, {
-    partnerId,
-    partnerCustomerId,
-    subscriptionPlanName: "Enterprise",
-    deliveryDestinations: [{ methodName: "DeliverToPartner" }],
-    featureFlags: { latestReportEnabled: true },
-  });
-  const externalId = `ext-${partnerId}`;
-  fake.trustExternalId(smallAccount.AUDITOR_ROLE_ARN, externalId);
-  await upsertMonitoredAccount(ctx.db, {
-    partnerId,
-    partnerCustomerId,
-    accountId: smallAccount.ACCOUNT_ID,
-    provider: "aws",
-    auditorAuthMethod: "config",
-    auditorAuthConfig: { roleArn: smallAccount.AUDITOR_ROLE_ARN, externalId },
-  });
-  return { partnerId, partnerCustomerId, customerId: ref?.customerId as string };
-}
 
 async function analyse(
   partner: { partnerId: string; partnerCustomerId: string },
@@ -126,7 +69,7 @@ describe("the worker's disk failing", () => {
   });
 
   it("the local inbox full midway: the retry delivers, and no partial file is left", async () => {
-    const partner = await folderPartner();
+    const partner = await folderPartner(pipeline);
     // A killed attempt's partial file of the latest manifest, which the next write of it removes.
     const latest = `customers/${partner.customerId}/reports/aws/${smallAccount.ACCOUNT_ID}/sightline/latest/manifest.latest.json`;
     const stale = path.join(settings.analysis.inboxDir, `${latest}.partial-99999`);

@@ -263,8 +263,24 @@ async function checkAlertRecords(db: Executor, executionIds: readonly string[]) 
   );
 }
 
-/** Invariant 4: an ended execution leaves no work files and no own credential. */
+/**
+ * Invariant 4: an ended execution leaves no work files and no own credential. Its attempt
+ * removes its files just after recording the end: they may take a moment (10 s at most).
+ */
 async function checkLeftovers(
+  db: Executor,
+  workDir: string,
+  executions: readonly ExecutionState[],
+): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const violations = await leftovers(db, workDir, executions);
+    if (violations.length === 0 || Date.now() > deadline) return violations;
+    await sleep(200);
+  }
+}
+
+async function leftovers(
   db: Executor,
   workDir: string,
   executions: readonly ExecutionState[],
