@@ -32,6 +32,8 @@ export const HTTP_STATUS = {
   THROTTLED: 502,
   CLOUD_UNAVAILABLE: 502,
   INCREMENTAL_READ_DENIED: 502,
+  // A worker's disk was full: the service's own trouble, which may pass.
+  DISK_FULL: 503,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export type HttpErrorStatus = (typeof HTTP_STATUS)[ErrorCode];

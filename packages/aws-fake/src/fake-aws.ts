@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { accountOfArn } from "@sightline/engine/arn";
 import { createFakeControl, type FakeControl } from "./control/fake-control.ts";
 import { FakeAwsError, serviceError } from "./fake-errors.ts";
-import { addFault, isAlteration, takeFault } from "./fake-faults.ts";
+import { addFault, isAlteration, isDelay, takeMatchingFault } from "./fake-faults.ts";
 import type { FakeAccountModel, FakeBucket } from "./fake-model.ts";
 import {
   type FakeRequest,
@@ -248,7 +248,13 @@ async function serve(state: FakeState, incoming: IncomingMessage, outgoing: Serv
   let response: FakeResponse;
   try {
     const session = authenticate(state, request);
-    const fault = takeFault(state, request.service, operation, resource);
+    const taken = takeMatchingFault(state, request.service, operation, resource);
+    if (taken && isDelay(taken.kind) && !(await answered(outgoing, taken.delayMs ?? 60_000))) {
+      // The caller hung up before the (slow) call was done: nothing of it is kept.
+      call.status = CLIENT_CLOSED;
+      return;
+    }
+    const fault = taken && !isDelay(taken.kind) ? taken.kind : undefined;
     if (fault && !isAlteration(fault)) throw serviceError(request.service, fault);
     const alteration = fault ? { alteration: fault } : {};
     response = await handler.handle({
@@ -273,6 +279,24 @@ async function serve(state: FakeState, incoming: IncomingMessage, outgoing: Serv
     "x-amz-request-id": requestId,
   });
   outgoing.end(request.method === "HEAD" ? undefined : response.body);
+}
+
+/** The status the fake records for a call whose caller hung up before its answer (nginx's). */
+const CLIENT_CLOSED = 499;
+
+/** Waits `ms`; false if the caller hung up meanwhile. */
+function answered(outgoing: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const closed = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      outgoing.off("close", closed);
+      resolve(true);
+    }, ms);
+    outgoing.once("close", closed);
+  });
 }
 
 /** The session of the signing key; unknown keys, wrong tokens and expired sessions fail. */

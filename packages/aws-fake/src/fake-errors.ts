@@ -21,7 +21,12 @@ export type ErrorFaultKind = "throttle" | "access-denied" | "expired-token" | "s
  * (`FailedCount`), as it does for findings it cannot take.
  */
 export type AlterationKind = "corrupt-body" | "no-checksum" | "failed-findings";
-export type FaultKind = ErrorFaultKind | AlterationKind;
+/**
+ * `delay`: the call is answered only after `delayMs` (a slow S3 part, a stalled STS), as if its
+ * bytes were still arriving; a caller that hangs up meanwhile leaves nothing behind.
+ */
+export type DelayKind = "delay";
+export type FaultKind = ErrorFaultKind | AlterationKind | DelayKind;
 type ErrorKind = ErrorFaultKind | "invalid-credentials";
 
 /** The code and status each service really uses for each kind of error. */

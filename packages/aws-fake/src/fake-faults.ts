@@ -1,4 +1,4 @@
-import type { AlterationKind, FaultKind } from "./fake-errors.ts";
+import type { AlterationKind, DelayKind, FaultKind } from "./fake-errors.ts";
 import type { FakeService } from "./fake-request.ts";
 import type { FakeState, Fault } from "./fake-state.ts";
 
@@ -20,6 +20,10 @@ export function isAlteration(kind: FaultKind): kind is AlterationKind {
   return kind in ALTERABLE;
 }
 
+export function isDelay(kind: FaultKind): kind is DelayKind {
+  return kind === "delay";
+}
+
 export function addFault(state: FakeState, fault: Fault): void {
   state.faults.push({
     fault,
@@ -38,6 +42,16 @@ export function takeFault(
   operation: string,
   resource: string | undefined,
 ): FaultKind | undefined {
+  return takeMatchingFault(state, service, operation, resource)?.kind;
+}
+
+/** As `takeFault`, answering the whole fault (a delay's length). */
+export function takeMatchingFault(
+  state: FakeState,
+  service: FakeService,
+  operation: string,
+  resource: string | undefined,
+): Fault | undefined {
   for (const active of state.faults) {
     const { fault } = active;
     const matches =
@@ -54,7 +68,7 @@ export function takeFault(
       continue;
     }
     active.remaining--;
-    return fault.kind;
+    return fault;
   }
   return undefined;
 }

@@ -84,6 +84,8 @@ export interface Fault {
   readonly after?: number;
   /** Only calls on this bucket name, key ID, role ARN or organization target. */
   readonly resource?: string;
+  /** `delay`: how long each matching call waits before it is answered. Default 60 s. */
+  readonly delayMs?: number;
 }
 
 export interface FakeState {

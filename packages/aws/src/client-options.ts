@@ -22,7 +22,10 @@ export interface AwsClientOptions {
   readonly maxAttempts?: number;
   /** Bucket in the path instead of the hostname, for S3-compatible endpoints. Default false. */
   readonly s3ForcePathStyle?: boolean;
-  /** Socket-level timeout of one attempt. Default 60 s (large uploads send parts for longer). */
+  /**
+   * How long one attempt's socket may stay silent before the attempt fails (a retryable
+   * timeout). Default 60 s: an upload sending a large part is never silent that long.
+   */
   readonly requestTimeoutMs?: number;
 }
 
@@ -43,7 +46,7 @@ export interface SdkClientConfig {
   retryMode: "adaptive";
   maxAttempts: number;
   endpoint?: string;
-  requestHandler: { requestTimeout: number; connectionTimeout: number };
+  requestHandler: { socketTimeout: number; connectionTimeout: number };
   logger: typeof SILENT_LOGGER;
 }
 
@@ -61,8 +64,10 @@ export function sdkClientConfig(
     retryMode: "adaptive",
     maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     ...(endpoint ? { endpoint } : {}),
+    // `socketTimeout`, not `requestTimeout`: the SDK's request timeout only logs a warning (unless
+    // `throwOnRequestTimeout`), so a stalled S3 or STS held an attempt, and its job, for ever.
     requestHandler: {
-      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      socketTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       connectionTimeout: CONNECTION_TIMEOUT_MS,
     },
     logger: SILENT_LOGGER,

@@ -1,7 +1,7 @@
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import type { FakeState } from "@sightline/aws-fake/internals";
 import { takeFault } from "@sightline/aws-fake/internals";
-import { INBOX_BUCKET } from "@sightline/aws-fake/small-account";
+import { INBOX_BUCKET, INBOX_KEY_ARN } from "@sightline/aws-fake/small-account";
 import { describe, expect, it } from "vitest";
 import { failureOf } from "./fixtures/failure-of.ts";
 import { MIB, sha256Base64, useInboxWithFake } from "./fixtures/inbox-with-fake.ts";
@@ -59,6 +59,57 @@ describe("the fake's faults", () => {
     expect(got.ChecksumSHA256).toBe(sha256Base64(bytes));
     const head = await client.send(new HeadObjectCommand(input));
     expect(head.ChecksumSHA256).toBe(sha256Base64(bytes));
+  });
+});
+
+describe("the fake's slow calls, bucket policies and key states", () => {
+  const t = useInboxWithFake();
+
+  it("answer a delayed call late, and keep nothing of one whose caller hung up first", async () => {
+    t.fake.inject({ operation: "PutObject", kind: "delay", delayMs: 300, times: 1 });
+    const started = Date.now();
+    await t.inbox().putBytes("slow.json", bytes, json);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(t.stored("slow.json")?.body.toString()).toBe("report");
+
+    t.fake.inject({ operation: "PutObject", kind: "delay", delayMs: 60_000, times: 1 });
+    const hurried = t.inbox({
+      clientOptions: { ...t.fake.clientOptions, maxAttempts: 1, requestTimeoutMs: 200 },
+    });
+    const error = await failureOf(hurried.putBytes("cut.json", bytes, json));
+    expect(error.code).toBe("CLOUD_UNAVAILABLE");
+    // The fake notices the hang-up; the object never lands.
+    await expect.poll(() => t.fake.calls.at(-1)?.status).toBe(499);
+    expect(t.stored("cut.json")).toBeUndefined();
+  });
+
+  it("refuse a write the bucket policy denies the caller, as S3 does", async () => {
+    await t.inbox().putBytes("before.json", bytes, json);
+    t.fake.control.setBucketPolicy(INBOX_BUCKET, {
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Deny",
+          Principal: "*",
+          Action: ["s3:Put*"],
+          Resource: `arn:aws:s3:::${INBOX_BUCKET}/*`,
+        },
+      ],
+    });
+    const error = await failureOf(t.inbox().putBytes("after.json", bytes, json));
+    expect(error.code).toBe("INBOX_DENIED");
+    expect(t.stored("after.json")).toBeUndefined();
+    // Reads are not denied by that statement.
+    expect(await t.inbox().readText("before.json")).toBe("report");
+  });
+
+  it("refuse a write encrypted under a disabled key", async () => {
+    t.fake.control.changeKeyState(INBOX_KEY_ARN, "us-east-1", "DisableKey");
+    const error = await failureOf(t.inbox().putBytes("a.json", bytes, json));
+    expect(error.code).toBe("INBOX_DENIED");
+    expect(error.message).toMatch(/enabled/);
+    t.fake.control.changeKeyState(INBOX_KEY_ARN, "us-east-1", "EnableKey");
+    await t.inbox().putBytes("a.json", bytes, json);
   });
 });
 

@@ -57,9 +57,34 @@ export async function renewJobLeases(
   return new Set(rows.map((r) => r.jobId));
 }
 
-/** Gives a lease up once its job has ended (whatever the outcome). */
-export async function releaseJobLease(db: Executor, jobId: string, owner: string): Promise<void> {
-  await db.delete(jobLeases).where(and(eq(jobLeases.jobId, jobId), eq(jobLeases.owner, owner)));
+/** The owner of a lease whose attempt has ended, left to lapse (`releaseJobLease`). */
+export const ENDED_LEASE_OWNER = "ended";
+
+/**
+ * Gives a lease up once its attempt has ended (whatever the outcome). With `graceSeconds`, the
+ * lease is not deleted but lapses that long after, held by no attempt: the queue records the
+ * job's outcome just after, and should the database be gone just then, the job would stay
+ * active until pg-boss's expiry (45 minutes); instead the reaper finds it still active and puts
+ * it back. Once the outcome is recorded, the reaper only drops the row.
+ */
+export async function releaseJobLease(
+  db: Executor,
+  jobId: string,
+  owner: string,
+  graceSeconds = 0,
+): Promise<void> {
+  const held = and(eq(jobLeases.jobId, jobId), eq(jobLeases.owner, owner));
+  if (graceSeconds <= 0) {
+    await db.delete(jobLeases).where(held);
+    return;
+  }
+  await db
+    .update(jobLeases)
+    .set({
+      owner: ENDED_LEASE_OWNER,
+      expiresAt: sql`now() + make_interval(secs => ${graceSeconds})`,
+    })
+    .where(held);
 }
 
 /**
@@ -85,7 +110,8 @@ export interface ReapedJob {
 }
 
 /**
- * Takes back the jobs of this queue schema whose lease expired: each lost job is cancelled in
+ * Takes back the jobs of this queue schema whose lease expired (an ended attempt's, whose
+ * outcome the queue could not record, among them): each lost job is cancelled in
  * pg-boss (so that a late `complete` or `fail` from its old worker changes nothing) and a copy
  * queued to run at once, keeping its place (`created_on`) and its retry count: a lost worker is
  * not a failed attempt. Its execution, if still running, is queued again with a warning. After
@@ -97,6 +123,16 @@ export async function reapLostLeases(
 ): Promise<ReapedJob[]> {
   const job = queueTable(input.queueSchema);
   const rows = await db.transaction(async (tx) => {
+    // Ended attempts' leases whose outcome the queue recorded: dropped, however many.
+    await tx.execute(
+      rawQuery(
+        `delete from job_leases l where l.queue_schema = $1 and l.owner = $2
+           and l.expires_at < now()
+           and not exists (select 1 from ${job} j
+             where j.id = l.job_id and j.name = l.queue and j.state = 'active')`,
+        [input.queueSchema, ENDED_LEASE_OWNER],
+      ),
+    );
     const reaped = await tx.execute(
       rawQuery(
         `with lost as (
@@ -159,7 +195,10 @@ export async function leaseStatus(
   db: Executor,
 ): Promise<{ lost: Record<string, number>; lastLostAt: Record<string, Date>; held: number }> {
   const lost = await db.select().from(lostLeaseCounts);
-  const [held] = await db.select({ n: sql<number>`count(*)::int` }).from(jobLeases);
+  const [held] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobLeases)
+    .where(sql`${jobLeases.owner} <> ${ENDED_LEASE_OWNER}`);
   return {
     lost: Object.fromEntries(lost.map((r) => [r.queue, r.lost])),
     lastLostAt: Object.fromEntries(lost.map((r) => [r.queue, r.lastLostAt])),

@@ -39,6 +39,8 @@ export const ERROR_CODES = {
    * collection makes: the caller falls back to a full collection and names the template.
    */
   INCREMENTAL_READ_DENIED: { retryable: false },
+  /** The worker's disk (its work directory or the folder inbox) had no room left: may pass. */
+  DISK_FULL: { retryable: true },
 } as const satisfies Record<string, { retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

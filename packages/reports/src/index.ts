@@ -98,7 +98,7 @@ export {
 } from "./workbook/audit-workbook.ts";
 export { EXCEL_MAX_CELL_CHARS, TIMESTAMP_FORMAT } from "./workbook/sheet-cells.ts";
 export { openCsvWriter } from "./writers/csv-writer.ts";
-export type { WrittenFile } from "./writers/hashing-file.ts";
+export { LOCAL_FILES, type ReportFiles, type WrittenFile } from "./writers/hashing-file.ts";
 export { openJsonLinesWriter } from "./writers/jsonl-writer.ts";
 export { DEFAULT_ROW_GROUP_SIZE, openParquetWriter } from "./writers/parquet-writer.ts";
 export type {

@@ -1,10 +1,10 @@
 // Benchmark: pnpm --filter @sightline/services bench
-//   [-- medium large writers changes fleet | workbook upload daily events fairness]
+//   [-- medium large writers changes fleet | workbook upload daily events fairness faults]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--events-sizes medium,large]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
-//   [--formats csv,parquet]
+//   [--formats csv,parquet] [--fault-runs 3]
 //   [--fairness-burst 100] [--fairness-workers 2]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres. SIGHTLINE_BENCH_BUILT=1 runs the workers on the packages'
@@ -18,6 +18,7 @@ import { changesTable, runChanges } from "./changes-case.ts";
 import { latencyTable, runEventLatency } from "./event-latency-case.ts";
 import { eventsTable, runEvents } from "./events-case.ts";
 import { fairnessReport, runFairness } from "./fairness-case.ts";
+import { doneWhen, doneWhenTable, faultsTable, runFaults } from "./faults-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
 import { speedReference } from "./machine-load.ts";
@@ -49,6 +50,7 @@ const CASES = [
   "daily",
   "events",
   "fairness",
+  "faults",
 ] as const;
 type CaseName = (typeof CASES)[number];
 /**
@@ -57,7 +59,8 @@ type CaseName = (typeof CASES)[number];
  * its principals changed, as the daily run compares) long ones, `events` (event steps beside
  * whole analyses, 1,000 and 10,000 principals), `fairness` (partner A's burst of the fake's small
  * account on two workers, partner B's analysis queued behind it: B's wait, A's rate, the lane's
- * depth; it stops once B's analysis has ended) a look at the queue's order: run only when named.
+ * depth; it stops once B's analysis has ended) a look at the queue's order, `faults` the soak of
+ * issue 34's fault suite: run only when named.
  */
 const SIZES_PRINCIPALS = { medium: 1_000, large: 10_000 } as const;
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
@@ -85,6 +88,8 @@ const { values, positionals } = parseArgs({
     /** `fairness`: how many analyses partner A queues at once, and on how many workers. */
     "fairness-burst": { type: "string", default: "100" },
     "fairness-workers": { type: "string", default: "2" },
+    /** `faults`: how many times each fault runs. */
+    "fault-runs": { type: "string", default: "3" },
   },
 });
 const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
@@ -186,6 +191,16 @@ try {
       );
       log(
         `fairness: B queued → taken ${(result.bQueuedMs / 1000).toFixed(1)} s, ${result.takenAheadOfB} of A's jobs taken ahead of it`,
+      );
+    } else if (name === "faults") {
+      const runs = Number(values["fault-runs"]);
+      if (!Number.isInteger(runs) || runs < 1) throw new Error("--fault-runs: a whole number");
+      const results = await runFaults(env.databaseUrl, runs, log);
+      outputs.push(`### Faults, each run ${runs} time(s)\n\n${faultsTable(results)}`);
+      log("faults: the issue's figure, under the default lease…");
+      const figure = await doneWhen(env.databaseUrl);
+      outputs.push(
+        `### A worker killed while delivering: default lease (renewed every 5 s, lost after 20 s), pg-boss expiry 600 s\n\n${doneWhenTable(figure)}`,
       );
     } else if (name === "upload") {
       outputs.push(

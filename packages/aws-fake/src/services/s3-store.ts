@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readPayload } from "../aws-chunked.ts";
 import { FakeAwsError } from "../fake-errors.ts";
-import type { FakeBucket } from "../fake-model.ts";
+import type { FakeBucket, FakeKey } from "../fake-model.ts";
 import { type FakeRequest, visibleHeaders } from "../fake-request.ts";
 import type { FakeCall, FakeState, StoredObject } from "../fake-state.ts";
 import { findKey } from "./kms-keys.ts";
@@ -36,7 +36,7 @@ export function checkExpectedOwners(state: FakeState, request: FakeRequest, buck
   }
 }
 
-/** The write's headers, with SSE-KMS checked: S3 refuses a key it cannot find. */
+/** The write's headers, with SSE-KMS checked: S3 refuses a key it cannot find or use. */
 export function writeHeaders(
   state: FakeState,
   bucket: FakeBucket,
@@ -44,11 +44,18 @@ export function writeHeaders(
 ): Readonly<Record<string, string>> {
   const keyId = request.headers["x-amz-server-side-encryption-aws-kms-key-id"];
   if (keyId !== undefined) {
+    let key: FakeKey;
     try {
-      findKey(state, bucket.region ?? "us-east-1", keyId);
+      key = findKey(state, bucket.region ?? "us-east-1", keyId);
     } catch {
       throw new FakeAwsError("KMS.NotFoundException", `Invalid keyId ${keyId}`, 400);
     }
+    // As S3 does, a key it may not use (disabled, pending deletion) fails the write.
+    const keyState = key.state ?? "Enabled";
+    if (keyState === "Disabled")
+      throw new FakeAwsError("KMS.DisabledException", `${keyId} is disabled.`, 400);
+    if (keyState !== "Enabled")
+      throw new FakeAwsError("KMS.KMSInvalidStateException", `${keyId} is ${keyState}.`, 400);
   }
   return visibleHeaders(request.headers);
 }

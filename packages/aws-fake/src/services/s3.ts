@@ -2,6 +2,7 @@ import { FakeAwsError } from "../fake-errors.ts";
 import type { FakeRequest } from "../fake-request.ts";
 import type { FakeCall, FakeServiceHandler } from "../fake-state.ts";
 import { type FakeResponse, s3XmlResponse } from "../protocols/responses.ts";
+import { checkBucketPolicy } from "./s3-bucket-policy.ts";
 import {
   abortMultipartUpload,
   completeMultipartUpload,
@@ -56,6 +57,7 @@ function answer(call: FakeCall): FakeResponse {
   const { request, operation, state } = call;
   const { bucket, key } = locate(request);
   if (bucket) checkExpectedOwners(state, request, bucket);
+  if (bucket) checkBucketPolicy(state, call.session, operation, bucket, key);
   switch (operation) {
     case "ListBuckets": {
       const buckets = (state.model.buckets ?? []).map((b) => ({

@@ -14,6 +14,7 @@ import { fullRowFormats } from "../report-formats.ts";
 import { createReportContext } from "../rows/report-context.ts";
 import { resourceAccessPathRows } from "../rows/resource-access-path-rows.ts";
 import { openAuditWorkbook } from "../workbook/audit-workbook.ts";
+import type { ReportFiles } from "../writers/hashing-file.ts";
 import { writeK9Reports } from "../writers/write-k9-reports.ts";
 import { type ReportFormat, type WrittenReport, writeReport } from "../writers/write-report.ts";
 import { resourceExpander } from "./expand-resources.ts";
@@ -36,6 +37,8 @@ export interface AccountReportsInput {
   workbook?: boolean;
   /** Called as each report is finished (progress output). */
   onReport?: (report: WrittenReport) => void;
+  /** Where the files are created (default: the local disk). */
+  files?: ReportFiles;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function writeAccountReports(
   input: AccountReportsInput,
 ): Promise<{ reports: WrittenReport[]; workbook?: WrittenWorkbookFile }> {
   const { model, analysis, metadata, dir, formats } = input;
+  const files = input.files ? { files: input.files } : {};
   let graph: AccessGraph | undefined = input.graph ?? buildAccessGraph(model);
   const adminPaths = iamAdminPaths(graph, analysis.principals);
   const context = createReportContext(
@@ -67,7 +71,7 @@ export async function writeAccountReports(
   const paths = await writeReport(
     "resource-access-paths",
     resourceAccessPathRows(reportedAccessPaths(graph, model, analysis.principals), context),
-    { dir, formats: fullRowFormats(formats) },
+    { dir, formats: fullRowFormats(formats), ...files },
   );
   graph = undefined;
   const workbook = input.workbook
@@ -80,10 +84,17 @@ export async function writeAccountReports(
           resources: count(allResources(analysis, metadata)),
         },
         capabilityMap: getAwsCapabilityMap(),
+        ...files,
       })
     : undefined;
   // k9's four CSVs (and sheets) are k9's in form; the other formats carry Sightline's full rows.
-  const options = { dir, formats, csvDialect: "k9" as const, ...(workbook ? { workbook } : {}) };
+  const options = {
+    dir,
+    formats,
+    csvDialect: "k9" as const,
+    ...(workbook ? { workbook } : {}),
+    ...files,
+  };
   try {
     const reports = await writeK9Reports(analysis, context, options, {
       resources: allResources(analysis, metadata),

@@ -1,5 +1,6 @@
 import { type AccountAnalysis, type AzureSnapshot, azureResourceMetadata } from "@sightline/engine";
 import { createReportContext } from "../rows/report-context.ts";
+import type { ReportFiles } from "../writers/hashing-file.ts";
 import { writeK9Reports } from "../writers/write-k9-reports.ts";
 import type { ReportFormat, WrittenReport } from "../writers/write-report.ts";
 
@@ -17,6 +18,8 @@ export async function writeAzureReports(input: {
   formats: readonly ReportFormat[];
   /** Called as each report is finished (progress output). */
   onReport?: (report: WrittenReport) => void;
+  /** Where the files are created (default: the local disk). */
+  files?: ReportFiles;
 }): Promise<WrittenReport[]> {
   const { analysis, onReport } = input;
   const context = createReportContext({
@@ -24,6 +27,10 @@ export async function writeAzureReports(input: {
     principals: analysis.principals,
     resourceMetadata: azureResourceMetadata(input.snapshot, analysis.resources),
   });
-  const options = { dir: input.dir, formats: input.formats };
+  const options = {
+    dir: input.dir,
+    formats: input.formats,
+    ...(input.files ? { files: input.files } : {}),
+  };
   return writeK9Reports(analysis, context, options, onReport ? { onReport } : {});
 }

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import type { stream, Worksheet } from "exceljs";
 import type { AnyReportRow, ReportColumn } from "../columns/column.ts";
-import { HashingFile, type WrittenFile } from "../writers/hashing-file.ts";
+import { HashingFile, type ReportFiles, type WrittenFile } from "../writers/hashing-file.ts";
 import {
   type AuditSummary,
   CAPABILITY_COLUMNS,
@@ -32,6 +32,8 @@ export interface AuditWorkbookOptions {
   capabilityMap: CapabilityMapInput;
   /** Rows per sheet, header included, before a report continues on `<name> (2)`. Default Excel's. */
   maxRowsPerSheet?: number;
+  /** Where the file is created (default: the local disk). */
+  files?: ReportFiles;
 }
 
 /** One report's sheet (and its continuations), written a row at a time. */
@@ -94,7 +96,7 @@ export async function openAuditWorkbook(
     throw new RangeError(`maxRowsPerSheet ${maxRows}: 2 to ${EXCEL_MAX_ROWS}`);
   // Imported on use: exceljs takes a fifth of a second to load, which no other report needs.
   const { default: ExcelJS } = await import("exceljs");
-  const file = new HashingFile(path);
+  const file = new HashingFile(path, options.files);
   let reject: (error: Error) => void = () => undefined;
   // Settles only on a failure; raced with every wait so that a broken disk cannot hang a write.
   const failed = new Promise<never>((_, r) => {

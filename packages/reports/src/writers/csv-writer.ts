@@ -62,11 +62,16 @@ export const openCsvWriter: OpenRowWriter = (path, columns, options = {}) => {
   const header = `${columns.map((column) => cell(column.name)).join(",")}${RECORD_END}`;
   const read = cellReader(columns);
   const cells: (CellValue | undefined)[] = columns.map(() => undefined);
-  return openTextRowWriter(path, header, (row) => {
-    read(row, cells);
-    // No leading comma to slice off: slicing a joined string copies it whole, once per row.
-    let line = encoders.length > 0 ? (encoders[0] as Encoder)(cells[0]) : "";
-    for (let i = 1; i < encoders.length; i++) line += `,${(encoders[i] as Encoder)(cells[i])}`;
-    return `${line}${RECORD_END}`;
-  });
+  return openTextRowWriter(
+    path,
+    header,
+    (row) => {
+      read(row, cells);
+      // No leading comma to slice off: slicing a joined string copies it whole, once per row.
+      let line = encoders.length > 0 ? (encoders[0] as Encoder)(cells[0]) : "";
+      for (let i = 1; i < encoders.length; i++) line += `,${(encoders[i] as Encoder)(cells[i])}`;
+      return `${line}${RECORD_END}`;
+    },
+    options.files,
+  );
 };

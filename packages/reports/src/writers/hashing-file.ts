@@ -2,7 +2,18 @@ import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
+import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
+
+/**
+ * How the writers create their files: the local disk by default; a test's seam to fill the disk
+ * (`ENOSPC`) or stall a write.
+ */
+export interface ReportFiles {
+  createWriteStream(path: string, options: { highWaterMark: number }): Writable;
+}
+
+export const LOCAL_FILES: ReportFiles = { createWriteStream };
 
 /** A report file as written: its size and SHA-256 are computed from the bytes on their way out. */
 export interface WrittenFile {
@@ -22,8 +33,11 @@ export class HashingFile {
   #bytes = 0;
   #error: Error | undefined;
 
-  constructor(readonly path: string) {
-    this.#stream = createWriteStream(path, { highWaterMark: STREAM_BUFFER_BYTES });
+  constructor(
+    readonly path: string,
+    files: ReportFiles = LOCAL_FILES,
+  ) {
+    this.#stream = files.createWriteStream(path, { highWaterMark: STREAM_BUFFER_BYTES });
     // Without a listener, a write error would crash the process before anyone awaits.
     this.#stream.on("error", (error) => {
       this.#error ??= error;

@@ -13,13 +13,18 @@ export const openJsonLinesWriter: OpenRowWriter = (path, columns, options = {}) 
   }));
   const read = cellReader(columns);
   const cells: (CellValue | undefined)[] = columns.map(() => undefined);
-  return openTextRowWriter(path, "", (row) => {
-    read(row, cells);
-    let line = "";
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i] as (typeof fields)[number];
-      line += `${field.key}${field.encode(cells[i])}`;
-    }
-    return `${line}}\n`;
-  });
+  return openTextRowWriter(
+    path,
+    "",
+    (row) => {
+      read(row, cells);
+      let line = "";
+      for (let i = 0; i < fields.length; i++) {
+        const field = fields[i] as (typeof fields)[number];
+        line += `${field.key}${field.encode(cells[i])}`;
+      }
+      return `${line}}\n`;
+    },
+    options.files,
+  );
 };

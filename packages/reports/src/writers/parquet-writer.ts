@@ -28,7 +28,7 @@ export const openParquetWriter: OpenRowWriter = (path, columns, options = {}) =>
   const rowGroupSize = options.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
   if (!Number.isInteger(rowGroupSize) || rowGroupSize < 1 || rowGroupSize > MAX_ROW_GROUP_SIZE)
     throw new RangeError(`rowGroupSize must be a whole number from 1 to ${MAX_ROW_GROUP_SIZE}`);
-  const file = new HashingFile(path);
+  const file = new HashingFile(path, options.files);
   const encoder = new ParquetFileEncoder(columns, "@sightline/reports");
   const json = options.jsonTexts ?? JSON.stringify;
   const builders = columns.map((column) => columnChunkBuilder(column, rowGroupSize, json));

@@ -1,6 +1,6 @@
 import type { AnyReportRow, ReportColumn } from "../columns/column.ts";
 import type { JsonTextOf } from "./cell-text.ts";
-import type { WrittenFile } from "./hashing-file.ts";
+import type { ReportFiles, WrittenFile } from "./hashing-file.ts";
 
 /** Writes one report to one local file in one format, a row at a time. */
 export interface RowWriter {
@@ -26,6 +26,8 @@ export interface RowWriterOptions {
   csvDialect?: CsvDialect;
   /** JSON cells' texts, shared by the writers of one pass (`createJsonTexts`); else `JSON.stringify`. */
   jsonTexts?: JsonTextOf;
+  /** Where the file is created (default: the local disk). */
+  files?: ReportFiles;
 }
 
 export type OpenRowWriter = (

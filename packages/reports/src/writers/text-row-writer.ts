@@ -1,5 +1,5 @@
 import type { AnyReportRow } from "../columns/column.ts";
-import { HashingFile } from "./hashing-file.ts";
+import { HashingFile, type ReportFiles } from "./hashing-file.ts";
 import type { RowWriter } from "./row-writer.ts";
 
 /** Characters gathered before a write to the file stream. */
@@ -13,8 +13,9 @@ export function openTextRowWriter(
   path: string,
   header: string,
   line: (row: AnyReportRow) => string,
+  files?: ReportFiles,
 ): RowWriter {
-  const file = new HashingFile(path);
+  const file = new HashingFile(path, files);
   let pending = header;
   let rows = 0;
   const flush = () => {

@@ -11,7 +11,7 @@ import { auditSheetName, type WrittenSheet } from "../workbook/audit-sheets.ts";
 import type { AuditWorkbook } from "../workbook/audit-workbook.ts";
 import { createJsonTexts } from "./cell-text.ts";
 import { openCsvWriter } from "./csv-writer.ts";
-import type { WrittenFile } from "./hashing-file.ts";
+import type { ReportFiles, WrittenFile } from "./hashing-file.ts";
 import { openJsonLinesWriter } from "./jsonl-writer.ts";
 import { openParquetWriter } from "./parquet-writer.ts";
 import type { CsvDialect, OpenRowWriter, RowWriter } from "./row-writer.ts";
@@ -38,6 +38,8 @@ export interface WriteReportOptions {
   csvDialect?: CsvDialect;
   /** Also writes the report's sheet of this workbook in the same pass, if it has one. */
   workbook?: AuditWorkbook;
+  /** Where the files are created (default: the local disk). */
+  files?: ReportFiles;
 }
 
 export interface WrittenReportFile extends WrittenFile {
@@ -90,6 +92,7 @@ export async function writeReport<T extends ReportType>(
       ? {}
       : { rowGroupSize: options.parquetRowGroupSize }),
     ...(options.csvDialect ? { csvDialect: options.csvDialect } : {}),
+    ...(options.files ? { files: options.files } : {}),
     jsonTexts: createJsonTexts(),
   };
   const k9Csv = options.csvDialect === "k9";

@@ -1,6 +1,6 @@
 import type { AwsClientOptions, AwsCredentials } from "@sightline/aws";
 import type { AppSecret, AzureEndpoints, AzureHttpOptions } from "@sightline/azure";
-import type { ReportFormat } from "@sightline/reports";
+import type { ReportFiles, ReportFormat } from "@sightline/reports";
 
 /** How the worker reaches the clouds and where it writes: built once from configuration. */
 export interface AnalysisSettings {
@@ -31,6 +31,17 @@ export interface AnalysisSettings {
   allowUnprovenDestinations?: boolean;
   /** How often a running execution's progress is written at most (default 3 s). */
   progressIntervalSeconds?: number;
+  /**
+   * How the report writers and the folder inbox write files: the local disk unless a test gives
+   * its own (a full disk, a write that never ends).
+   */
+  files?: WorkerFiles;
+}
+
+/** The file writes of an analysis: its report files, and the folder inbox's copies. */
+export interface WorkerFiles extends ReportFiles {
+  copyFile(source: string, target: string): Promise<void>;
+  writeFile(target: string, bytes: Uint8Array): Promise<void>;
 }
 
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["csv", "parquet"];

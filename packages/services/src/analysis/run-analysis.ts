@@ -29,6 +29,7 @@ import {
 import type { Logger } from "@sightline/logging";
 import {
   fullRowFormats,
+  type ReportFiles,
   type ReportFormat,
   type ReportProvider,
   type WrittenReport,
@@ -48,6 +49,7 @@ import { type JobLease, LeaseLostError, UNLEASED } from "../queue/job-lease.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
+import { diskFullFailure } from "./disk-full.ts";
 import {
   countingPrincipals,
   DEFAULT_PROGRESS_INTERVAL_SECONDS,
@@ -107,7 +109,7 @@ async function analyseAndWrite(
   settings: AnalysisSettings,
   execution: ExecutionRow,
   account: AccountContext,
-  output: { analysisTime: Date; dir: string; formats: ReportFormat[] },
+  output: { analysisTime: Date; dir: string; formats: ReportFormat[]; files?: ReportFiles },
   { log, lease, stages }: { log: Logger; lease: JobLease; stages: StageProgress },
 ): Promise<{
   reports: WrittenReport[];
@@ -174,7 +176,13 @@ async function analyseAndWrite(
 async function writeAwsReports(
   collected: CollectedAccount,
   accountId: string,
-  output: { analysisTime: Date; dir: string; formats: ReportFormat[]; workbook: boolean },
+  output: {
+    analysisTime: Date;
+    dir: string;
+    formats: ReportFormat[];
+    workbook: boolean;
+    files?: ReportFiles;
+  },
   stages: StageProgress,
 ): Promise<{
   reports: WrittenReport[];
@@ -233,7 +241,12 @@ async function analyseAndDeliver(
     settings,
     execution,
     account,
-    { analysisTime, dir: workDir, formats: formatsFor(settings, flags.hiveEnabled === true) },
+    {
+      analysisTime,
+      dir: workDir,
+      formats: formatsFor(settings, flags.hiveEnabled === true),
+      ...(settings.files ? { files: settings.files } : {}),
+    },
     { log, lease, stages },
   );
   lease.check();
@@ -323,13 +336,14 @@ export async function runAnalysis(
     const error =
       thrown instanceof AppError
         ? thrown
-        : new AppError(
+        : (diskFullFailure(thrown, "the reports", `the work directory ${settings.workDir}`) ??
+          new AppError(
             "INTERNAL",
             "Sightline failed internally; the operator's logs have the details",
             {
               cause: thrown,
             },
-          );
+          ));
     if (!(thrown instanceof AppError)) log.error({ err: thrown }, "analysis failed unexpectedly");
     if (error.retryable && !attempt.final) {
       log.warn({ code: error.code }, "attempt failed; it will run again");

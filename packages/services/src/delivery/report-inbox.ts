@@ -32,7 +32,8 @@ export function openReportInbox(
   settings: AnalysisSettings,
   delivery: DeliverySettings,
 ): ReportInbox {
-  if (!delivery.bucketName || !delivery.kmsKeyId) return createFolderInbox(settings.inboxDir);
+  if (!delivery.bucketName || !delivery.kmsKeyId)
+    return createFolderInbox(settings.inboxDir, settings.files);
   const inbox = createS3Inbox({
     bucket: delivery.bucketName,
     kmsKeyId: delivery.kmsKeyId,

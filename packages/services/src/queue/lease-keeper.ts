@@ -170,7 +170,13 @@ export class LeaseKeeper {
           this.#running.delete(job.id);
           this.#heartbeat?.postMessage({ remove: job.id } satisfies ToHeartbeat);
           if (!controller.signal.aborted) controller.abort(new LeaseLostError(job.id, "lost"));
-          await releaseJobLease(this.ctx.db, job.id, this.owner).catch(() => {});
+          // Left to lapse rather than deleted: see `releaseJobLease`.
+          await releaseJobLease(
+            this.ctx.db,
+            job.id,
+            this.owner,
+            this.settings.lostAfterSeconds,
+          ).catch(() => {});
         }
       }
     };

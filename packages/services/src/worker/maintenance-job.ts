@@ -4,17 +4,24 @@ import {
   pruneAccountEvents,
   pruneAnalysisResults,
 } from "@sightline/db";
+import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
+import { sweepLeftovers } from "./sweep-leftovers.ts";
 
 const DAY_MS = 86_400_000;
 
 /**
  * Deletes own credentials past their expiry, snapshots older than the retention, and each
  * account's stored results but the newest two (the next analysis compares with the newest; the
- * changes and findings they produced stay), and received events applied or refused longer ago
- * than the snapshots are kept (two days at least: a replay is recognised for 24 hours).
+ * changes and findings they produced stay), received events applied or refused longer ago than
+ * the snapshots are kept (two days at least: a replay is recognised for 24 hours); and sweeps the
+ * files killed attempts left on the worker that runs it (`sweepLeftovers`).
  */
-export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: number) {
+export function maintenanceHandler(
+  ctx: ServiceContext,
+  snapshotRetentionDays: number,
+  analysis: Pick<AnalysisSettings, "workDir" | "inboxDir">,
+) {
   return async () => {
     const now = ctx.now();
     const credentials = await deleteExpiredCredentials(ctx.db, now);
@@ -27,8 +34,9 @@ export function maintenanceHandler(ctx: ServiceContext, snapshotRetentionDays: n
       ctx.db,
       new Date(now.getTime() - Math.max(2, snapshotRetentionDays) * DAY_MS),
     );
+    const swept = await sweepLeftovers(ctx.db, analysis, now);
     ctx.logger.info(
-      { credentials, snapshots, results, events },
+      { credentials, snapshots, results, events, ...swept },
       "maintenance: expired data deleted",
     );
   };

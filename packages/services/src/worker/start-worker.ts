@@ -23,6 +23,7 @@ import { dailyAccountHandler, dailyFanOutHandler } from "./daily-jobs.ts";
 import { DEFAULT_EVENT_SETTINGS, type EventSettings, eventJobHandler } from "./event-job.ts";
 import { lostEventHandler } from "./lost-event-job.ts";
 import { maintenanceHandler } from "./maintenance-job.ts";
+import { sweepLeftovers } from "./sweep-leftovers.ts";
 
 export interface WorkerSettings {
   analysis: AnalysisSettings;
@@ -60,6 +61,11 @@ export async function startWorker(
   const leaseSettings = settings.queue.lease ?? DEFAULT_LEASE_SETTINGS;
   const leases = new LeaseKeeper(ctx, leaseSettings, queueSchemaOf(boss));
   leases.start();
+  // What a killed predecessor on this machine left; never in the way of starting.
+  void sweepLeftovers(ctx.db, settings.analysis, ctx.now()).then(
+    (swept) => ctx.logger.info(swept, "worker: leftovers of earlier attempts swept"),
+    (error: unknown) => ctx.logger.warn({ err: error }, "worker: the sweep of leftovers failed"),
+  );
   boss.once("stopped", () => leases.stop());
   // Each lane takes its tenants' jobs in turns (fair-share.ts): a job's start moves the turn on.
   const analysis = fairlyStarted(
@@ -78,7 +84,7 @@ export async function startWorker(
   await boss.work(
     MAINTENANCE_QUEUE,
     polling,
-    maintenanceHandler(ctx, settings.snapshotRetentionDays),
+    maintenanceHandler(ctx, settings.snapshotRetentionDays, settings.analysis),
   );
   // Alerts go out beside analyses: two at a time, so that a slow receiver holds up no other.
   const alerts = leases.handler(ALERT_QUEUE, "alert", alertJobHandler(ctx));
