@@ -60,12 +60,12 @@ describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accoun
       expect.objectContaining({
         name: ANALYSIS_QUEUE,
         state: "created",
-        data: { executionId: body.executionId },
+        data: { executionId: body.executionId, tenant: expect.any(String) },
         singleton_key: `${pc.customerId}/${ACCOUNT}`,
       }),
     ]);
     const job = await h.boss.getJobById(ANALYSIS_QUEUE, jobs[0]?.id ?? "");
-    expect(job?.data).toEqual({ executionId: body.executionId });
+    expect(job?.data).toEqual({ executionId: body.executionId, tenant: expect.any(String) });
   });
 
   it("answers 409 naming the queued execution, and queues nothing more", async () => {
@@ -107,7 +107,7 @@ describe("POST /partner/{partnerId}/customer/{partnerCustomerId}/account/{accoun
     });
     expect(executionIds(list.json)).toEqual([executionId]);
     expect(await jobsOfAccount(h.deps, pc.customerId, ACCOUNT)).toEqual([
-      expect.objectContaining({ data: { executionId } }),
+      expect.objectContaining({ data: { executionId, tenant: expect.any(String) } }),
     ]);
   });
 
