@@ -80,7 +80,7 @@ export function patchReach(
     if (principals.has(arn)) dropped.add(i);
   });
   let runStart = 0;
-  scanReach(reach, (principal, capability, flags, start, end) => {
+  scanReach(reach, (principal, capability, _grants, flags, start, end) => {
     if (dropped.has(principal)) {
       if (start > runStart) kept.push(reach.subarray(runStart, start));
       runStart = end;

@@ -23,7 +23,7 @@ import {
   type ReviewSettings,
 } from "@sightline/domain";
 import { analyzeAccount, changeScope, createAccountModel, principalReach } from "@sightline/engine";
-import type { AnalysisChanges, FencedWrite } from "./analysis-changes.ts";
+import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./analysis-changes.ts";
 import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
@@ -39,7 +39,6 @@ import { currentResultsVersion, storedPrincipal, storedResource } from "./result
 import { awsResultsInput } from "./results-input.ts";
 
 const BATCH = 200;
-const MAX_ALERT_CHANGES = 10_000;
 
 /** What an event step's results were made from, and what it remade. */
 export type IncrementalOutcome =

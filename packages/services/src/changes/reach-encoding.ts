@@ -232,24 +232,11 @@ export class ReachWriter {
 /** The entries of `ReachWriter`'s bytes, named after the analysis's dictionary. */
 export function decodeReach(bytes: Uint8Array, dictionary: ReachDictionary): ReachEntry[] {
   const entries: ReachEntry[] = [];
-  let at = 0;
-  const varint = () => {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = bytes[at++];
-      if (byte === undefined) throw new Error("A stored reach ends inside an entry.");
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value;
-      shift += 7;
-    }
-  };
-  while (at < bytes.length) {
-    const principal = dictionary.principals[varint()];
-    const capability = dictionary.capabilities[varint()];
-    const grants = dictionary.grants[varint()];
-    const flags = bytes[at++];
-    if (!principal || capability === undefined || !grants || flags === undefined)
+  scanReach(bytes, (p, c, g, flags) => {
+    const principal = dictionary.principals[p];
+    const capability = dictionary.capabilities[c];
+    const grants = dictionary.grants[g];
+    if (!principal || capability === undefined || !grants)
       throw new Error("A stored reach names a number its dictionary does not hold.");
     entries.push([
       principal[0],
@@ -259,7 +246,7 @@ export function decodeReach(bytes: Uint8Array, dictionary: ReachDictionary): Rea
       flags & FLAG_CONDITIONAL ? 1 : 0,
       grants,
     ]);
-  }
+  });
   return entries;
 }
 
@@ -269,7 +256,14 @@ export function decodeReach(bytes: Uint8Array, dictionary: ReachDictionary): Rea
  */
 export function scanReach(
   bytes: Uint8Array,
-  entry: (principal: number, capability: number, flags: number, start: number, end: number) => void,
+  entry: (
+    principal: number,
+    capability: number,
+    grants: number,
+    flags: number,
+    start: number,
+    end: number,
+  ) => void,
 ): void {
   let at = 0;
   const varint = () => {
@@ -287,9 +281,10 @@ export function scanReach(
     const start = at;
     const principal = varint();
     const capability = varint();
-    varint();
-    const flags = bytes[at++] as number;
-    entry(principal, capability, flags, start, at);
+    const grants = varint();
+    const flags = bytes[at++];
+    if (flags === undefined) throw new Error("A stored reach ends inside an entry.");
+    entry(principal, capability, grants, flags, start, at);
   }
 }
 
