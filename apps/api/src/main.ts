@@ -169,11 +169,21 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drainSeconds: config.SIGHTLINE_DRAIN_SECONDS }, "shutting down");
-    server?.close();
+    // No new connection; the requests already read are answered before the pools close (a
+    // request longer than SIGHTLINE_REQUEST_TIMEOUT_SECONDS is cut off by the server anyway).
+    const answered = new Promise<void>((resolve) =>
+      server ? server.close(() => resolve()) : resolve(),
+    );
     // Running analyses finish (up to the drain time), those still running then are handed back
     // to run again at once elsewhere; jobs not yet taken stay queued.
     await workerChild?.stop((config.SIGHTLINE_DRAIN_SECONDS + 40) * 1000);
     await drainJobQueue(boss, worker?.leases, config.SIGHTLINE_DRAIN_SECONDS * 1000);
+    await Promise.race([
+      answered,
+      new Promise((resolve) =>
+        setTimeout(resolve, (config.SIGHTLINE_REQUEST_TIMEOUT_SECONDS + 5) * 1000).unref(),
+      ),
+    ]);
     await running.close();
     await workerDb?.close();
     await database.stop();
