@@ -71,10 +71,13 @@ const CASES = [
   ["apps/console/src", "node:fs", true],
   ["apps/console/src", "@sightline/services", true],
   ["apps/console/src", "@aws-sdk/client-s3", true],
+  ["apps/console/src", "@sightline/domain/other-module", true],
   // What they allow.
   ["apps/api/src", "hono", false],
   ["apps/console/src", "preact", false],
   ["apps/console/src", "@sightline/domain", false],
+  // Grouping changes by cause, as the email digest does: a module without zod or I/O.
+  ["apps/console/src", "@sightline/domain/change-groups", false],
   ["apps/api/src", "@hono/node-server", false],
   ["packages/aws/src", "@aws-sdk/client-s3", false],
   ["packages/azure/src", "@azure/identity", false],

@@ -209,7 +209,7 @@ export function buildMcpServer(call: Call): McpServer {
     {
       title: "Access changes since a time",
       description:
-        "What the account's analyses found changed against the previous analysis since a time: principals added and removed, IAM admin gained and lost, capabilities gained and lost, access newly reaching from outside or reaching confidential resources, credentials. Oldest first; pass nextCursor as cursor to continue.",
+        "What the account's analyses found changed against the previous analysis since a time: principals added and removed, IAM admin gained and lost, capabilities gained and lost, access newly reaching from outside or reaching confidential resources, credentials. Each names its cause (kind iam-admin, policy, resource-policy, principal or organization; the policy, resource and CloudTrail eventIds behind it): changes with equal causes are one act. Oldest first; pass nextCursor as cursor to continue.",
       inputSchema: {
         ...accountShape,
         since: z.string().describe("An ISO 8601 time, e.g. 2026-11-01T00:00:00Z"),

@@ -51,7 +51,12 @@ async function analysed(owner: Owner, body: object, changes: AccessChange[]) {
     resultsVersion: "test",
     previousExecutionId: null,
   });
-  const stored = changes.map((c) => ({ changeId: c.changeId, kind: c.kind, change: c }));
+  const stored = changes.map(({ cause, ...c }) => ({
+    changeId: c.changeId,
+    kind: c.kind,
+    change: c,
+    ...(cause ? { cause } : {}),
+  }));
   await insertAccessChanges(h.deps.db, execution, stored, 0);
   const { current } = await recordFindings(h.deps.db, execution, [
     {
@@ -82,6 +87,12 @@ async function analysed(owner: Owner, body: object, changes: AccessChange[]) {
   return executionId;
 }
 
+const U2_CAUSE = {
+  kind: "policy" as const,
+  principalArn: `arn:aws:iam::${ACCOUNT}:user/u2`,
+  eventIds: ["e-1"],
+};
+
 let partnerA: Owner;
 let partnerB: Owner;
 let customerC: Owner;
@@ -106,7 +117,7 @@ beforeAll(async () => {
   executionOfA = await analysed(
     partnerA,
     partnerTrigger(a, ACCOUNT),
-    [1, 2, 3].map((n) => change(n)),
+    [1, 2, 3].map((n) => (n === 2 ? { ...change(n), cause: U2_CAUSE } : change(n))),
   );
   await analysed(customerC, { customerId: c.customerId, accountId: ACCOUNT }, [
     change(9, "iam-admin-gained"),
@@ -120,6 +131,9 @@ describe("GET …/account/{accountId}/changes", () => {
     const page1 = ChangeList.parse(first.json);
     expect(page1.changes.map((c) => c.principalName)).toEqual(["u1", "u2"]);
     expect(page1.changes[0]).toMatchObject({ executionId: executionOfA, kind: "access-gained" });
+    // Its cause as stored; none for a change stored before causes were.
+    expect(page1.changes[1]?.cause).toEqual(U2_CAUSE);
+    expect(page1.changes[0]).not.toHaveProperty("cause");
     const cursor = encodeURIComponent(page1.nextCursor ?? "");
     const second = await h.call("GET", `${partnerA.path}/changes?limit=2&cursor=${cursor}`, {
       key: partnerA.key,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { type FakeAccountModel, smallAccount } from "@sightline/aws-fake";
-import { PrincipalList, ResourceAccessPathsResponse } from "@sightline/domain";
+import { ChangeList, PrincipalList, ResourceAccessPathsResponse } from "@sightline/domain";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitorCustomerAccount, storeCustomerSnapshots } from "./analysis-fixtures.ts";
@@ -109,6 +109,21 @@ async function signedIn(key: string): Promise<{ page: Page; trouble: PageTrouble
 /** Changes the view inside the page (the key is in the page's memory: no reload). */
 const go = (page: Page, hash: string) => page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
 
+/** Every change of the partner's account, page after page. */
+async function allChanges(p: { base: string; key: string }) {
+  const changes: ChangeList["changes"] = [];
+  let cursor: string | undefined;
+  do {
+    const query = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const page = ChangeList.parse(
+      (await h.call("GET", `${p.base}/changes?limit=1000${query}`, { key: p.key })).json,
+    );
+    changes.push(...page.changes);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return changes;
+}
+
 const textOf = async (locator: ReturnType<Page["locator"]>) => (await locator.textContent()) ?? "";
 
 describe.skipIf(!browserFound)("the console in Chromium", () => {
@@ -118,9 +133,7 @@ describe.skipIf(!browserFound)("the console in Chromium", () => {
     expect(response.headers()["content-security-policy"]).toContain("script-src 'self'");
 
     // The tenants: this partner's two customers and their accounts, nobody else's.
-    await expect
-      .poll(() => page.getByText(`Customer ${goldenCustomer}`).count())
-      .toBe(1);
+    await expect.poll(() => page.getByText(`Customer ${goldenCustomer}`).count()).toBe(1);
     await page.getByText("succeeded").first().waitFor();
     const text = await textOf(page.locator("main"));
     expect(text).toContain(`Customer ${partner.tenant}`);
@@ -181,7 +194,31 @@ describe.skipIf(!browserFound)("the console in Chromium", () => {
     const changeText = await textOf(changes);
     expect(changeText).toContain("iam-admin-gained");
     expect(changeText).toContain(`arn:aws:iam::${accountId}:user/alice`);
+    // One line for alice's admin and every capability it brought, which unfolds by keyboard.
+    const ofAlice = (await allChanges(partner)).filter((c) => c.principalName === "alice");
+    expect(ofAlice.length).toBeGreaterThan(2);
+    const group = page.getByTestId("change-group");
+    expect(await group.count()).toBe(1);
+    expect(await textOf(group)).toContain(
+      `alice became an IAM admin — granted by AdministratorAccess +${ofAlice.length - 1} capability changes`,
+    );
+    const unfold = group.getByRole("button", { name: `+${ofAlice.length - 1} capability changes` });
+    expect(await unfold.getAttribute("aria-expanded")).toBe("false");
+    const folded = page.getByTestId("change-group-rows").locator("tr");
+    expect(await folded.count()).toBe(0);
     await screenshot(page, "5-changes");
+    // The view's first stop after the account's tabs.
+    await page.getByRole("navigation", { name: "Account views" }).getByRole("link").last().focus();
+    await page.keyboard.press("Tab");
+    const controls = await unfold.getAttribute("aria-controls");
+    expect(await page.evaluate(`document.activeElement?.getAttribute("aria-controls")`)).toBe(
+      controls,
+    );
+    await page.keyboard.press("Enter");
+    await expect.poll(() => unfold.getAttribute("aria-expanded")).toBe("true");
+    expect(await folded.count()).toBe(ofAlice.length);
+    await page.keyboard.press("Space");
+    await expect.poll(() => folded.count()).toBe(0);
 
     expect(trouble.pageErrors).toEqual([]);
     expect(trouble.consoleErrors).toEqual([]);

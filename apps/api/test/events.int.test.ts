@@ -2,6 +2,7 @@ import { smallAccount } from "@sightline/aws-fake";
 import {
   type AccessChange,
   awsEventRulePattern,
+  ChangeList,
   EventSourceStatus,
   ExecutionRecord,
   RotatedEventSource,
@@ -78,6 +79,18 @@ describe("an account's events through the API", async () => {
     expect(found.some((c) => c.kind === "iam-admin-gained" && c.principalName === "bob")).toBe(
       true,
     );
+    // Each of bob's changes names its cause: his admin policy, and the event that attached it.
+    const ofBob = ChangeList.parse(changes.json).changes.filter(
+      (c) => c.executionId === step?.executionId && c.principalName === "bob",
+    );
+    expect(ofBob.length).toBeGreaterThan(1);
+    for (const change of ofBob)
+      expect(change.cause).toEqual({
+        kind: "iam-admin",
+        principalArn: `arn:aws:iam::${smallAccount.ACCOUNT_ID}:user/bob`,
+        policyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+        eventIds: [madeAdmin.detail.eventID],
+      });
   });
 
   it("DELETE switches events off: the token stops at once", async () => {

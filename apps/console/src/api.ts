@@ -3,6 +3,7 @@ import type {
   ChangeList,
   CustomerAccountRecord,
   DirectCustomerView,
+  EventSourceStatus,
   ExecutionRecord,
   FindingList,
   MonitoredAccountRecord,
@@ -103,7 +104,9 @@ export const api = {
   customer: (customerId: string) => call<DirectCustomerView>("GET", `/customer/${seg(customerId)}`),
   customerAccounts: (customerId: string) =>
     call<CustomerAccountRecord[]>("GET", `/customer/${seg(customerId)}/account`),
-  executions: (a: AccountRef) => call<ExecutionRecord[]>("GET", `${accountBase(a)}/executions`),
+  executions: (a: AccountRef, limit?: number) =>
+    call<ExecutionRecord[]>("GET", `${accountBase(a)}/executions${q({ limit })}`),
+  eventSource: (a: AccountRef) => call<EventSourceStatus>("GET", `${accountBase(a)}/event-source`),
   principals: (a: AccountRef, p: { q?: string; iamAdmin?: string; cursor?: string }) =>
     call<PrincipalList>("GET", `${accountBase(a)}/principals${q({ ...p, limit: 500 })}`),
   principalAccess: (a: AccountRef, principalArn: string) =>
@@ -113,7 +116,21 @@ export const api = {
   whoCan: (a: AccountRef, resourceArn: string, capability?: string) =>
     call<WhoCan>("GET", `${accountBase(a)}/who-can${q({ resourceArn, capability })}`),
   changes: (a: AccountRef, cursor?: string) =>
-    call<ChangeList>("GET", `${accountBase(a)}/changes${q({ cursor, limit: 100 })}`),
+    call<ChangeList>("GET", `${accountBase(a)}/changes${q({ cursor, limit: 1000 })}`),
+  /**
+   * Page after page up to `max` changes: one act (an admin made) is often more than a page,
+   * and the console groups its changes together.
+   */
+  changesUpTo: async (a: AccountRef, max: number): Promise<ChangeList> => {
+    const changes: ChangeList["changes"] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.changes(a, cursor);
+      changes.push(...page.changes);
+      cursor = page.nextCursor;
+    } while (cursor && changes.length < max);
+    return { changes, ...(cursor ? { nextCursor: cursor } : {}) };
+  },
   findings: (a: AccountRef, cursor?: string) =>
     call<FindingList>("GET", `${accountBase(a)}/findings${q({ cursor, limit: 100 })}`),
   accessPaths: (

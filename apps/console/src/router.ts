@@ -7,7 +7,7 @@ import type { AccountRef } from "./api.ts";
  * `#/c/<customer>/<account>/<view>` show one account; `#/audit` the tenant's audit trail.
  */
 
-export const VIEWS = ["executions", "principals", "who-can", "paths", "changes"] as const;
+export const VIEWS = ["executions", "principals", "who-can", "paths", "changes", "events"] as const;
 export type View = (typeof VIEWS)[number];
 
 export type Route =

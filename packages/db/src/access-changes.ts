@@ -7,6 +7,8 @@ export interface StoredAccessChange {
   kind: string;
   /** The change as the API and the report give it (`AccessChange` of `@sightline/domain`). */
   change: Record<string, unknown>;
+  /** What made it (`ChangeCause` of `@sightline/domain`). */
+  cause?: Record<string, unknown>;
 }
 
 /** Drops an execution's changes (a retried execution computes the same ones again). */
@@ -32,6 +34,7 @@ export async function insertAccessChanges(
       changeId: change.changeId,
       kind: change.kind,
       change: change.change,
+      cause: change.cause ?? null,
     })),
   );
 }
@@ -47,6 +50,8 @@ export interface ChangePage {
     executionId: string;
     analysisTime: Date;
     change: Record<string, unknown>;
+    /** Absent for changes stored before causes were. */
+    cause?: Record<string, unknown>;
   }[];
   next?: ChangeCursor;
 }
@@ -72,6 +77,7 @@ export async function listAccessChanges(
       analysisTime: accessChanges.analysisTime,
       seq: accessChanges.seq,
       change: accessChanges.change,
+      cause: accessChanges.cause,
     })
     .from(accessChanges)
     // A failed execution's changes are found again by the next analysis: only delivered ones.
@@ -98,10 +104,11 @@ export async function listAccessChanges(
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    changes: page.map(({ executionId, analysisTime, change }) => ({
+    changes: page.map(({ executionId, analysisTime, change, cause }) => ({
       executionId,
       analysisTime,
       change: change as Record<string, unknown>,
+      ...(cause ? { cause: cause as Record<string, unknown> } : {}),
     })),
     ...(rows.length > query.limit && last
       ? { next: { analysisTime: last.analysisTime, seq: last.seq } }

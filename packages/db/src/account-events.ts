@@ -12,6 +12,12 @@ export interface NewAccountEvent extends EventSourceKey {
   eventTime: Date;
   /** What to read again; undefined for an event Sightline does not know (counted only). */
   targets?: Record<string, unknown>[];
+  /**
+   * Another account's event that reaches this one (an SCP event of its management account):
+   * counted as received, but not as this account's last event, which says whether its own rule
+   * still forwards.
+   */
+  fannedOut?: boolean;
 }
 
 const sourceOf = (key: EventSourceKey) =>
@@ -50,7 +56,7 @@ export async function recordAccountEvent(
       .set({
         eventsReceived: sql`${eventSources.eventsReceived} + 1`,
         ...(status === "unknown" ? { unknownEvents: sql`${eventSources.unknownEvents} + 1` } : {}),
-        lastEventAt: sql`now()`,
+        ...(event.fannedOut ? {} : { lastEventAt: sql`now()` }),
       })
       .where(sourceOf(event));
     return status;

@@ -9,6 +9,8 @@ export interface StoredSnapshot {
   collectedAt: Date;
   /** gzip-compressed JSON. */
   data: Buffer;
+  /** The AWS organisation collection saw (`o-…`, '' for none); null when not known. */
+  organizationId?: string | null;
 }
 
 export async function insertSnapshot(db: Executor, snapshot: StoredSnapshot): Promise<void> {
@@ -17,7 +19,11 @@ export async function insertSnapshot(db: Executor, snapshot: StoredSnapshot): Pr
     .values(snapshot)
     .onConflictDoUpdate({
       target: accountSnapshots.executionId,
-      set: { data: snapshot.data, collectedAt: snapshot.collectedAt },
+      set: {
+        data: snapshot.data,
+        collectedAt: snapshot.collectedAt,
+        organizationId: snapshot.organizationId ?? null,
+      },
     });
 }
 

@@ -59,3 +59,39 @@ export async function insertResourceResults(
     from json_to_recordset(${json}::json) as r(resource_arn text, resource_type text,
       resource_name text, confidentiality text, data text, outside text)`);
 }
+
+/**
+ * An event step's results: the previous results' principals and resources but those it remade,
+ * copied row for row in Postgres (their bytes are never read by the worker). Returns how many
+ * of each were copied.
+ */
+export async function copyAnalysisRows(
+  db: Executor,
+  from: string,
+  to: string,
+  except: { principals: readonly string[]; resources: readonly string[] },
+): Promise<{ principals: number; resources: number }> {
+  const [principals] = await db.execute<{ n: number }>(sql`
+    with copied as (
+      insert into ${analysisPrincipals}
+        (execution_id, principal_arn, principal_name, principal_type, iam_admin, data, details)
+      select ${to}, principal_arn, principal_name, principal_type, iam_admin, data, details
+      from ${analysisPrincipals}
+      where execution_id = ${from}
+        and principal_arn not in
+          (select jsonb_array_elements_text(${JSON.stringify(except.principals)}::jsonb))
+      returning 1)
+    select count(*)::int as n from copied`);
+  const [resources] = await db.execute<{ n: number }>(sql`
+    with copied as (
+      insert into ${analysisResources}
+        (execution_id, resource_arn, resource_type, resource_name, confidentiality, data, outside)
+      select ${to}, resource_arn, resource_type, resource_name, confidentiality, data, outside
+      from ${analysisResources}
+      where execution_id = ${from}
+        and resource_arn not in
+          (select jsonb_array_elements_text(${JSON.stringify(except.resources)}::jsonb))
+      returning 1)
+    select count(*)::int as n from copied`);
+  return { principals: principals?.n ?? 0, resources: resources?.n ?? 0 };
+}

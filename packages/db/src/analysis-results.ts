@@ -239,6 +239,44 @@ export function resourceResultPages(
   );
 }
 
+/** The named principals of an execution's results, in ARN order (code points). */
+export async function principalResultsOf(
+  db: Executor,
+  executionId: string,
+  arns: readonly string[],
+): Promise<StoredPrincipalResult[]> {
+  if (arns.length === 0) return [];
+  return db
+    .select(PRINCIPAL_COLUMNS)
+    .from(analysisPrincipals)
+    .where(
+      and(
+        eq(analysisPrincipals.executionId, executionId),
+        inArray(analysisPrincipals.principalArn, [...arns]),
+      ),
+    )
+    .orderBy(asc(analysisPrincipals.principalArn));
+}
+
+/** The named resources of an execution's results, in ARN order (code points). */
+export async function resourceResultsOf(
+  db: Executor,
+  executionId: string,
+  arns: readonly string[],
+): Promise<StoredResourceResult[]> {
+  if (arns.length === 0) return [];
+  return db
+    .select(RESOURCE_COLUMNS)
+    .from(analysisResources)
+    .where(
+      and(
+        eq(analysisResources.executionId, executionId),
+        inArray(analysisResources.resourceArn, [...arns]),
+      ),
+    )
+    .orderBy(asc(analysisResources.resourceArn));
+}
+
 /** `text` as a LIKE pattern matching itself anywhere. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

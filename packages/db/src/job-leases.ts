@@ -204,10 +204,13 @@ export async function reapLostLeases(
   return rows;
 }
 
-/** Lost leases so far per queue, and the running jobs' leases, for health and logs. */
+/**
+ * Lost leases so far per queue (and when the last was lost), and the running jobs' leases, for
+ * the operator's queue figures and the workers' logs.
+ */
 export async function leaseStatus(
   db: Executor,
-): Promise<{ lost: Record<string, number>; held: number }> {
+): Promise<{ lost: Record<string, number>; lastLostAt: Record<string, Date>; held: number }> {
   const lost = await db.select().from(lostLeaseCounts);
   const [held] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -215,6 +218,7 @@ export async function leaseStatus(
     .where(sql`${jobLeases.owner} <> ${ENDED_LEASE_OWNER}`);
   return {
     lost: Object.fromEntries(lost.map((r) => [r.queue, r.lost])),
+    lastLostAt: Object.fromEntries(lost.map((r) => [r.queue, r.lastLostAt])),
     held: held?.n ?? 0,
   };
 }

@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /**
  * A running job's lease: its worker renews it every few seconds; a worker that dies stops
@@ -34,3 +43,21 @@ export const lostLeaseCounts = pgTable("lost_lease_counts", {
     .notNull()
     .default(sql`now()`),
 });
+
+/**
+ * Each lane's virtual time, for its fair share per tenant (`job-fairness.ts`): the tag of the job
+ * started last in the lane's band. A new job is tagged after it, and after its tenant's own
+ * queued and running jobs, so that a tenant with a burst queued waits its turn behind no one.
+ */
+export const queueVirtualTimes = pgTable(
+  "queue_virtual_times",
+  {
+    /** The pg-boss schema of the lane (tests give each file a queue of its own). */
+    queueSchema: text("queue_schema").notNull(),
+    queue: text("queue").notNull(),
+    /** `now` (on-demand work, event steps) or `daily` (always after every `now` job). */
+    band: text("band").notNull(),
+    virtualTime: bigint("virtual_time", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.queueSchema, t.queue, t.band] })],
+);

@@ -32,6 +32,12 @@ export const analysisResults = pgTable(
      * lists of granting policies); null until every resource is stored.
      */
     reachDictionary: bytea("reach_dictionary"),
+    /**
+     * An event step's results keep the dictionary of those they were made from (copied as it is)
+     * and add to it here: `{ base: { principals, capabilities, grants }, principals,
+     * capabilities, grants }`, numbered after the base's lengths. Null for a whole analysis.
+     */
+    reachDictionaryAdded: jsonb("reach_dictionary_added"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [

@@ -259,6 +259,11 @@ export const accountSnapshots = pgTable(
     accountId: text("account_id").notNull(),
     collectedAt: timestamp("collected_at", { withTimezone: true, mode: "date" }).notNull(),
     data: bytea("data").notNull(),
+    /**
+     * The AWS organisation the account was in (`o-…`): what an SCP or RCP event of its management
+     * account fans out by. '' when collection saw none; null for snapshots stored before it was kept.
+     */
+    organizationId: text("organization_id"),
   },
   (t) => [
     index("account_snapshots_account_idx").on(t.customerId, t.accountId, t.collectedAt.desc()),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ChangeCause } from "./change-cause.ts";
 
 /**
  * What one analysis of an account tells against the account's previous successful one. Each
@@ -62,6 +63,8 @@ export const AccessChange = z.object({
   after: z.string(),
   /** The policies that grant it now (empty for what was lost). */
   grantedBy: z.array(z.string()),
+  /** What made it (absent for changes stored before causes were): equal causes are one act. */
+  cause: ChangeCause.optional(),
 });
 export type AccessChange = z.infer<typeof AccessChange>;
 

@@ -72,14 +72,23 @@ export const ExecutionRecord = z
     warnings: z.array(ExecutionWarning),
     failure: ExecutionFailure.optional(),
     /** Extension: what a running attempt is doing, and how far, where countable. */
-    stage: ExecutionStage.optional(),
+    stage: ExecutionStage.optional().describe(
+      "While running: what the attempt is doing (absent once the execution has ended)",
+    ),
     progress: z
       .object({
         done: z.number().int().nonnegative(),
         total: z.number().int().nonnegative(),
-        unit: z.string(),
+        unit: z
+          .string()
+          .describe(
+            "`principals` (writing: principals whose access rows are made) or `bytes` (delivering: bytes of the report objects placed)",
+          ),
       })
-      .optional(),
+      .optional()
+      .describe(
+        "While running, where the stage is countable: how far it has got, written at most every few seconds (absent at the start of a stage)",
+      ),
     /** Extension, `kind: "event"`: the CloudTrail event IDs this step applied. */
     events: z.array(z.string()).optional(),
     /** Extension: what the comparison with the account's previous analysis found. */

@@ -12,7 +12,8 @@ export type {
   ResourceType,
 } from "./analyze/analysis-types.ts";
 export type { AnalyzeOptions } from "./analyze/analyze-account.ts";
-export { analyzeAccount } from "./analyze/analyze-account.ts";
+export { analyzeAccount, principalReach } from "./analyze/analyze-account.ts";
+export { type ChangeScope, changeScope } from "./analyze/change-scope.ts";
 export type { AccessLevel } from "./analyze/decision-at.ts";
 export { formatGrantSource } from "./analyze/format-grant-source.ts";
 export {

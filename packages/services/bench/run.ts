@@ -1,9 +1,11 @@
 // Benchmark: pnpm --filter @sightline/services bench
-//   [-- medium large writers changes fleet | workbook upload daily | faults]
+//   [-- medium large writers changes fleet | workbook upload daily events fairness faults]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
+//   [--events-sizes medium,large]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet] [--fault-runs 3]
+//   [--fairness-burst 100] [--fairness-workers 2]
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres. SIGHTLINE_BENCH_BUILT=1 runs the workers on the packages'
 // built JavaScript (build first), as production does; by default they run on the sources.
@@ -13,6 +15,9 @@ import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";
 import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
+import { latencyTable, runEventLatency } from "./event-latency-case.ts";
+import { eventsTable, runEvents } from "./events-case.ts";
+import { fairnessReport, runFairness } from "./fairness-case.ts";
 import { doneWhen, doneWhenTable, faultsTable, runFaults } from "./faults-case.ts";
 import { type FleetResult, runFleet } from "./fleet-case.ts";
 import { objectKindsTable, targetsTable, workbookLine } from "./issue-targets.ts";
@@ -43,15 +48,21 @@ const CASES = [
   "fleet",
   "upload",
   "daily",
+  "events",
+  "fairness",
   "faults",
 ] as const;
 type CaseName = (typeof CASES)[number];
 /**
  * `upload` is an experiment behind a finding (README), `workbook` (the large account with k9's
  * workbook too, compared with `large`) and `daily` (the large account analysed again after 1% of
- * its principals changed, as the daily run compares) long ones, `faults` the soak of issue 34's
- * fault suite: run only when named.
+ * its principals changed, as the daily run compares) long ones, `events` (event steps beside
+ * whole analyses, 1,000 and 10,000 principals), `fairness` (partner A's burst of the fake's small
+ * account on two workers, partner B's analysis queued behind it: B's wait, A's rate, the lane's
+ * depth; it stops once B's analysis has ended) a look at the queue's order, `faults` the soak of
+ * issue 34's fault suite: run only when named.
  */
+const SIZES_PRINCIPALS = { medium: 1_000, large: 10_000 } as const;
 const DEFAULT_CASES: readonly CaseName[] = ["medium", "large", "writers", "changes", "fleet"];
 
 // `pnpm bench -- …` passes the `--` on.
@@ -61,6 +72,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     "fleet-size": { type: "string", default: "medium" },
+    /** The accounts the `events` case measures (medium: 1,000 principals; large: 10,000). */
+    "events-sizes": { type: "string", default: "medium,large" },
     "fleet-accounts": { type: "string", default: "100" },
     /** Worker counts to run the fleet with, one after the other (their ratio is printed). */
     "fleet-workers": { type: "string", default: "1,2" },
@@ -72,6 +85,9 @@ const { values, positionals } = parseArgs({
     "worker-node-flags": { type: "string" },
     /** The workers' report formats; the production default (SIGHTLINE_REPORT_FORMATS) unless named. */
     formats: { type: "string", default: DEFAULT_REPORT_FORMATS.join(",") },
+    /** `fairness`: how many analyses partner A queues at once, and on how many workers. */
+    "fairness-burst": { type: "string", default: "100" },
+    "fairness-workers": { type: "string", default: "2" },
     /** `faults`: how many times each fault runs. */
     "fault-runs": { type: "string", default: "3" },
   },
@@ -79,6 +95,12 @@ const { values, positionals } = parseArgs({
 const chosen = positionals.filter((p): p is CaseName => (CASES as readonly string[]).includes(p));
 const cases: readonly CaseName[] = chosen.length > 0 ? chosen : DEFAULT_CASES;
 const fleetSize = values["fleet-size"] as SyntheticSize;
+const eventSizes = (values["events-sizes"] ?? "").split(",").filter(Boolean) as (
+  | "medium"
+  | "large"
+)[];
+if (eventSizes.some((size) => size !== "medium" && size !== "large"))
+  throw new Error("--events-sizes: medium, large or both");
 if (!SYNTHETIC_SIZES.includes(fleetSize))
   throw new Error(`--fleet-size: one of ${SYNTHETIC_SIZES}`);
 const formats = (values.formats ?? "").split(",").filter(Boolean) as ReportFormat[];
@@ -140,6 +162,16 @@ try {
       const writers = await runWriters(env, source.executionId);
       outputs.push(`### Writers, one format per pass\n\n${writersTable(source.size, writers)}`);
       log("writers: done");
+    } else if (name === "events") {
+      for (const size of eventSizes) {
+        const principals = SIZES_PRINCIPALS[size];
+        const latency = await runEventLatency(env, size, 5, log);
+        outputs.push(`### Event steps through a worker\n\n${latencyTable(latency, principals)}`);
+        const rows = await runEvents(env.databaseUrl, size, log);
+        outputs.push(
+          `### Event steps beside whole analyses (in process)\n\n${eventsTable(size, principals, rows)}`,
+        );
+      }
     } else if (name === "changes") {
       const result = await runChanges(env.databaseUrl, "large");
       outputs.push(
@@ -147,6 +179,18 @@ try {
       );
       log(
         `changes: ${result.changes} changes compared in ${(result.compareMs / 1000).toFixed(1)} s`,
+      );
+    } else if (name === "fairness") {
+      const burst = Number(values["fairness-burst"]);
+      const workers = Number(values["fairness-workers"]);
+      if (!Number.isInteger(burst) || burst < 1 || !Number.isInteger(workers) || workers < 1)
+        throw new Error("--fairness-burst and --fairness-workers: positive integers");
+      const result = await runFairness(env, { burst, workers, log });
+      outputs.push(
+        `### Fairness: partner B's analysis behind partner A's burst of ${burst}\n\n${fairnessReport(result)}`,
+      );
+      log(
+        `fairness: B queued → taken ${(result.bQueuedMs / 1000).toFixed(1)} s, ${result.takenAheadOfB} of A's jobs taken ahead of it`,
       );
     } else if (name === "faults") {
       const runs = Number(values["fault-runs"]);

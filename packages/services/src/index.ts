@@ -66,6 +66,7 @@ export {
   type QueueSettings,
 } from "./queue/analysis-queue.ts";
 export { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from "./queue/lease-keeper.ts";
+export { readQueueFigures } from "./queue/queue-figures.ts";
 export { drainJobQueue } from "./runtime/drain-job-queue.ts";
 export { loadMasterKey } from "./runtime/load-master-key.ts";
 export { type OpenedServices, openServiceContext } from "./runtime/open-service-context.ts";

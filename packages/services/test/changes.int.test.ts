@@ -11,6 +11,8 @@ import {
   AccessChange,
   AlertDestinationsBody,
   AlertPayload,
+  ChangeCause,
+  changeCauseKey,
   changeMatchesKind,
   DEFAULT_ALERT_KINDS,
   DEFAULT_REVIEW_SETTINGS,
@@ -324,6 +326,40 @@ describe("what changed since the previous analysis", async () => {
     });
   });
 
+  it("stores each change's cause, read from its principal and the policy granting it", async () => {
+    const page = await listAccessChanges(ctx.db, {
+      ...account,
+      since: second.execution.startedAt ?? new Date(0),
+      limit: 10_000,
+    });
+    const causes = new Map<string, Set<string>>();
+    for (const { change, cause } of page.changes) {
+      const { kind, principalArn } = AccessChange.parse(change);
+      const key = `${kind} ${principalArn}`;
+      causes.set(key, (causes.get(key) ?? new Set()).add(changeCauseKey(ChangeCause.parse(cause))));
+    }
+    const admin = {
+      kind: "iam-admin",
+      principalArn: arnOf("user/bob"),
+      policyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+    };
+    // bob's capabilities came with his admin policy: one cause for all of them.
+    for (const kind of ["iam-admin-gained", "access-gained", "confidential-access-gained"])
+      expect([...(causes.get(`${kind} ${arnOf("user/bob")}`) ?? [])], kind).toEqual([
+        changeCauseKey(ChangeCause.parse(admin)),
+      ]);
+    // The Analyst's inline policy has no ARN; the archive was opened by its own policy.
+    expect([...(causes.get(`access-gained ${arnOf("role/Analyst")}`) ?? [])]).toEqual([
+      changeCauseKey({ kind: "policy", principalArn: arnOf("role/Analyst") }),
+    ]);
+    expect([...(causes.get(`external-access-gained ${OUTSIDE}`) ?? [])]).toEqual([
+      changeCauseKey({ kind: "resource-policy", resourceArn: "arn:aws:s3:::archive" }),
+    ]);
+    expect([...(causes.get(`credential-deactivated ${arnOf("user/alice")}`) ?? [])]).toEqual([
+      changeCauseKey({ kind: "principal", principalArn: arnOf("user/alice") }),
+    ]);
+  });
+
   it("finds the new admin and the new outside access, keeping the findings that still hold", () => {
     const byId = (rows: Record<string, unknown>[]) =>
       new Map(rows.map((row) => [(row.finding_info as { uid: string }).uid, row]));
@@ -423,6 +459,11 @@ describe("what changed since the previous analysis", async () => {
     expect(payload.changes.map((c) => c.changeId).sort()).toEqual(
       alerting.map((c) => c.changeId).sort(),
     );
+    // Each carries its cause, as the changes API lists it.
+    expect(payload.changes.find((c) => c.kind === "iam-admin-gained")?.cause).toMatchObject({
+      kind: "iam-admin",
+      principalArn: arnOf("user/bob"),
+    });
     // The mailbox: one digest, text and HTML, naming the new admin.
     expect(alerted.mail).toBe(1);
     expect(mails[0]?.subject).toContain(ACCOUNT);

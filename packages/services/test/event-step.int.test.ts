@@ -101,6 +101,11 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
     expect(operations.has("GetBucketPolicy")).toBe(true);
   });
 
+  it("analyses only what the events reach: no whole analysis", () => {
+    expect(step.warnings.map((w) => w.code)).not.toContain("event-whole-analysis");
+    expect(step.warnings.map((w) => w.code)).not.toContain("event-full-collection");
+  });
+
   it("stores the changes: bob an IAM admin, the bucket reached from outside", () => {
     const found = changes.map((c) => c.change as unknown as AccessChange);
     expect(
@@ -109,6 +114,30 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
     expect(
       found.some((c) => c.kind === "external-access-gained" && c.resourceArn.includes("logs")),
     ).toBe(true);
+  });
+
+  it("names each change's cause: the event whose target explains it", () => {
+    const bob = `arn:aws:iam::${ACCOUNT}:user/bob`;
+    const ofBob = changes.filter((c) => (c.change as unknown as AccessChange).principalArn === bob);
+    expect(ofBob.length).toBeGreaterThan(1);
+    // bob's admin and every capability it brought: one cause, the AttachUserPolicy event.
+    for (const { cause } of ofBob)
+      expect(cause).toEqual({
+        kind: "iam-admin",
+        principalArn: bob,
+        policyArn: "arn:aws:iam::aws:policy/AdministratorAccess",
+        eventIds: [madeAdmin.detail.eventID],
+      });
+    const outside = changes.filter(
+      (c) => (c.change as unknown as AccessChange).kind === "external-access-gained",
+    );
+    expect(outside).not.toHaveLength(0);
+    for (const { cause } of outside)
+      expect(cause).toEqual({
+        kind: "resource-policy",
+        resourceArn: "arn:aws:s3:::logs",
+        eventIds: [opened.detail.eventID],
+      });
   });
 
   it("alerts the webhook, signed, with the same change IDs", () => {

@@ -78,6 +78,7 @@ async function changesOf(
     changes: page.changes.map((row) =>
       ListedChange.parse({
         ...row.change,
+        ...(row.cause ? { cause: row.cause } : {}),
         executionId: row.executionId,
         analysisTime: row.analysisTime.toISOString(),
       }),
@@ -129,7 +130,7 @@ async function findingsOf(
 }
 
 const CHANGES_DESCRIPTION =
-  "Extension of the contract. What each successful analysis of the account found against the previous one (the account's first analysis is its baseline and has none): principals added and removed, IAM admin gained and lost, capabilities gained and lost, access newly reaching the account from outside or reaching a confidential resource, credentials created, activated and deactivated. Oldest first, in each analysis's order; `since` keeps the analyses at or after a time; `nextCursor` continues.";
+  "Extension of the contract. What each successful analysis of the account found against the previous one (the account's first analysis is its baseline and has none): principals added and removed, IAM admin gained and lost, capabilities gained and lost, access newly reaching the account from outside or reaching a confidential resource, credentials created, activated and deactivated. Each names its `cause` (what made it: an IAM admin's policy, a principal's policy, a resource's policy, the principal itself, an SCP; an event step's changes also the CloudTrail `eventIds` that explain them): changes with equal causes are one act. Oldest first, in each analysis's order; `since` keeps the analyses at or after a time; `nextCursor` continues.";
 const FINDINGS_DESCRIPTION =
   "Extension of the contract. The account's findings, the reviews k9 teaches as checks on every analysis (IAM admins, unused principals, credentials not rotated or unused, over-accessible resources, access from outside the account). A finding keeps its ID while it holds, with its first and last seen times; one that no longer holds is `resolved`. Newest seen first; `nextCursor` continues.";
 

@@ -12,6 +12,7 @@ import {
 import { createApiKey, revokeApiKey } from "./admin-api-keys.ts";
 import { putDirectCustomer } from "./admin-customers.ts";
 import { getOemIntegration, putOemIntegration } from "./admin-partners.ts";
+import { getQueueFigures } from "./admin-queues.ts";
 import {
   getCustomerAlertDestinations,
   getPartnerAlertDestinations,
@@ -138,6 +139,7 @@ export const endpoints: readonly Endpoint[] = [
   createApiKey,
   revokeApiKey,
   listAllAuditEvents,
+  getQueueFigures,
   putDirectCustomer,
   putOemIntegration,
   getOemIntegration,

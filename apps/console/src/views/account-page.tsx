@@ -2,8 +2,10 @@ import type { AccountRef } from "../api.ts";
 import { hrefOf, type View } from "../router.ts";
 import { AccessPaths } from "./access-paths.tsx";
 import { ChangesAndFindings } from "./changes.tsx";
+import { EventHealthLine, Events } from "./event-health.tsx";
 import { Executions } from "./executions.tsx";
 import { Principals } from "./principals.tsx";
+import { RunningExecutions } from "./running-executions.tsx";
 import { WhoCanView } from "./who-can.tsx";
 
 const TABS: { view: View; label: string }[] = [
@@ -12,6 +14,7 @@ const TABS: { view: View; label: string }[] = [
   { view: "who-can", label: "Who can…" },
   { view: "paths", label: "Access paths" },
   { view: "changes", label: "Changes and findings" },
+  { view: "events", label: "Events" },
 ];
 
 /** One account: its views as tabs, each a link (so that it can be bookmarked and gone back to). */
@@ -27,6 +30,8 @@ export function AccountPage(props: { account: AccountRef; view: View }) {
         <a href={hrefOf({ page: "tenants" })}>Accounts</a> › {owner}
       </p>
       <h1>Account {account.accountId}</h1>
+      <EventHealthLine account={account} />
+      <RunningExecutions account={account} />
       <nav class="tabs" aria-label="Account views">
         {TABS.map((tab) => (
           <a
@@ -43,6 +48,7 @@ export function AccountPage(props: { account: AccountRef; view: View }) {
       {view === "who-can" && <WhoCanView account={account} />}
       {view === "paths" && <AccessPaths account={account} />}
       {view === "changes" && <ChangesAndFindings account={account} />}
+      {view === "events" && <Events account={account} />}
     </section>
   );
 }

@@ -1,10 +1,14 @@
 import { type AccountRef, api } from "../api.ts";
-import { Await, Badge, Policies, when } from "../ui.tsx";
+import { Await, Badge, when } from "../ui.tsx";
 import { useApi } from "../use-api.ts";
+import { ChangeTable } from "./change-rows.tsx";
+
+/** Changes the console reads at most (5 pages). */
+const MAX_CHANGES = 5000;
 
 /** What changed between the account's analyses, and the findings that hold: newest first. */
 export function ChangesAndFindings(props: { account: AccountRef }) {
-  const changes = useApi(() => api.changes(props.account), [props.account]);
+  const changes = useApi(() => api.changesUpTo(props.account, MAX_CHANGES), [props.account]);
   const findings = useApi(() => api.findings(props.account), [props.account]);
   return (
     <div>
@@ -15,46 +19,11 @@ export function ChangesAndFindings(props: { account: AccountRef }) {
             <p class="muted">No changes between the account's analyses yet.</p>
           ) : (
             <>
-              <table class="compact" data-testid="changes">
-                <thead>
-                  <tr>
-                    <th scope="col">Found</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Principal</th>
-                    <th scope="col">Access</th>
-                    <th scope="col">Before → after</th>
-                    <th scope="col">Granted by</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {newestFirst(list, (c) => c.analysisTime).map((c) => (
-                    <tr key={c.changeId}>
-                      <td>{when(c.analysisTime)}</td>
-                      <td>
-                        <Badge tone={c.kind.endsWith("-gained") ? "bad" : "plain"}>{c.kind}</Badge>
-                        {c.confidential && <Badge tone="warn">confidential</Badge>}
-                      </td>
-                      <td>
-                        <code>{c.principalArn}</code>
-                      </td>
-                      <td>
-                        {[c.serviceName, c.accessCapability, c.resourceArn]
-                          .filter(Boolean)
-                          .join(" · ")}
-                      </td>
-                      <td>
-                        {c.before} → {c.after}
-                      </td>
-                      <td>
-                        <Policies names={c.grantedBy} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ChangeTable changes={newestFirst(list, (c) => c.analysisTime)} />
               {nextCursor && (
                 <p class="muted">
-                  The newest 100 changes; the API's changes endpoint pages through the rest.
+                  The first {MAX_CHANGES.toLocaleString("en")} changes; the API's changes endpoint
+                  pages through the rest.
                 </p>
               )}
             </>

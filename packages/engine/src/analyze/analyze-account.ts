@@ -10,6 +10,7 @@ import type {
   GrantSource,
   PrincipalAccessSummary,
   PrincipalRow,
+  ResourceAccessSummary,
 } from "./analysis-types.ts";
 import { accessAt } from "./decision-at.ts";
 import { namedPrincipals } from "./external-principals.ts";
@@ -40,6 +41,12 @@ export interface AnalyzeOptions {
   context?: AuthorizationRequest["context"];
   /** A prebuilt action index, to share the catalogue expansion between analyses. */
   actionIndex?: ActionIndex;
+  /**
+   * Analyse only these principals and resources (`changeScope`): `principals` and their access
+   * rows; `resources` and every principal's access to them. The rows are those of the whole
+   * analysis (an event step replaces them in the previous results).
+   */
+  scope?: { principals: ReadonlySet<string>; resources: ReadonlySet<string> };
 }
 
 let defaultIndex: ActionIndex | undefined;
@@ -63,7 +70,10 @@ export function analyzeAccount(
   const index = options.actionIndex ?? sharedIndex();
   const evaluator = new AccessEvaluator(model, index, options.context);
   const wanted = options.accounts ? new Set(options.accounts) : undefined;
-  const records = [...model.principals.values()].filter((p) => !wanted || wanted.has(p.accountId));
+  const scope = options.scope;
+  const records = [...model.principals.values()].filter(
+    (p) => (!wanted || wanted.has(p.accountId)) && (!scope || scope.principals.has(p.arn)),
+  );
   const groups = groupPrincipals(records, (r) => policySetKey(model, evaluator.ids, index, r));
   const names = new GrantNames(evaluator.ids);
   const summaries = new Map<string, PolicySetSummary>();
@@ -91,11 +101,16 @@ export function analyzeAccount(
     member: PrincipalRecord,
   ): CapabilityGrant[] | undefined => {
     if (summary.rep === member || summary.governed.length === 0) return undefined;
+    // A policy naming the member, or the representative (whose grants the others would
+    // otherwise inherit), treats the two differently.
+    const { rep } = summary;
     const differs = summary.governed.some(({ policy }) => {
       const named = namedOf(policy);
       return (
         named.has(member.arn) ||
         named.has(member.id) ||
+        named.has(rep.arn) ||
+        named.has(rep.id) ||
         evaluator.ids.isDependent(policy.statements)
       );
     });
@@ -138,7 +153,9 @@ export function analyzeAccount(
     };
   });
   const resourceRecords = ownedResources(model).filter(
-    (r) => !wanted || (r.accountId !== undefined && wanted.has(r.accountId)),
+    (r) =>
+      (!wanted || (r.accountId !== undefined && wanted.has(r.accountId))) &&
+      (!scope || scope.resources.has(r.resourceArn)),
   );
   return {
     principals,
@@ -174,6 +191,32 @@ export function analyzeAccount(
       policyLayersComputed: evaluator.layersComputed,
     },
   };
+}
+
+/**
+ * What `principals` reach on the account's resources other than `except`: the rows of those
+ * principals that a whole analysis's `resourceAccessSummaries` gives, resource by resource.
+ * An event step compares them before and after a change to find the resources it must rewrite.
+ */
+export function* principalReach(
+  model: AccountModel,
+  principals: ReadonlySet<string>,
+  except: ReadonlySet<string>,
+  options: Omit<AnalyzeOptions, "scope"> = {},
+): Generator<ResourceAccessSummary> {
+  const index = options.actionIndex ?? sharedIndex();
+  const evaluator = new AccessEvaluator(model, index, options.context);
+  const wanted = options.accounts ? new Set(options.accounts) : undefined;
+  const records = [...model.principals.values()].filter((p) => principals.has(p.arn));
+  if (records.length === 0) return;
+  const resources = ownedResources(model).filter(
+    (r) =>
+      (!wanted || (r.accountId !== undefined && wanted.has(r.accountId))) &&
+      !except.has(r.resourceArn),
+  );
+  const names = new GrantNames(evaluator.ids);
+  for (const row of summarizeResources(evaluator, { principals: records, resources, names }))
+    if (principals.has(row.principal)) yield row;
 }
 
 function isModel(input: unknown): input is AccountModel {

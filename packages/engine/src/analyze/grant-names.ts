@@ -2,6 +2,7 @@ import { describeStatement, type Policy, type Statement } from "../policy/policy
 import type { PrincipalRecord } from "../snapshot/account-model.ts";
 import type { ActionIndex, PrefixWindow } from "./action-index.ts";
 import type { GrantSource } from "./analysis-types.ts";
+import { inCanonicalOrder } from "./grant-order.ts";
 import {
   type AllowStatement,
   allowStatements,
@@ -251,7 +252,9 @@ export class GrantNames {
   /** The grant sources of a list, named as its policies are. */
   convert(list: GrantList): readonly GrantSource[] {
     if (list.policies.length === 0) return NONE;
-    list.named ??= list.policies.map((g) => this.sourceOf(g.policy, g.statements));
+    list.named ??= inCanonicalOrder(
+      list.policies.map((g) => this.sourceOf(g.policy, g.statements)),
+    );
     return list.named;
   }
 
@@ -302,7 +305,9 @@ export class GrantNames {
     if (alike ?? this.namesAlike(rep, member)) return this.convert(list);
     return this.perNaming(this.convertedFor, list, member, () => {
       const map = this.align(rep, member);
-      return list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements));
+      return inCanonicalOrder(
+        list.policies.map((g) => this.sourceOf(map.get(g.policy) ?? g.policy, g.statements)),
+      );
     });
   }
 

@@ -29,6 +29,8 @@ export interface AnalysisSettings {
    * delivery (`SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS`): only for the transition after an upgrade.
    */
   allowUnprovenDestinations?: boolean;
+  /** How often a running execution's progress is written at most (default 3 s). */
+  progressIntervalSeconds?: number;
   /**
    * How the report writers and the folder inbox write files: the local disk unless a test gives
    * its own (a full disk, a write that never ends).

@@ -16,7 +16,6 @@ import {
 import {
   AppError,
   type ExecutionFailure,
-  type ExecutionStage,
   type ExecutionWarning,
   isAzureProvider,
   type Provider,
@@ -51,6 +50,11 @@ import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";
 import { diskFullFailure } from "./disk-full.ts";
+import {
+  countingPrincipals,
+  DEFAULT_PROGRESS_INTERVAL_SECONDS,
+  StageProgress,
+} from "./stage-progress.ts";
 
 export type RunOutcome =
   | { status: "succeeded"; reportKeys: string[] }
@@ -86,11 +90,6 @@ function warningsOf(collected: readonly CollectedWarning[], issues: readonly Iss
   return warnings;
 }
 
-/** Shows what the attempt is doing; a failure to say so never fails the analysis. */
-async function stageOf(ctx: ServiceContext, execution: ExecutionRow, stage: ExecutionStage) {
-  await setExecutionStage(ctx.db, execution.executionId, stage).catch(() => {});
-}
-
 /** The key segment of a provider: every AWS partition is `aws`, both Azure clouds `azure`. */
 const reportProviderOf = (provider: string): ReportProvider =>
   isAzureProvider(provider as Provider) ? "azure" : "aws";
@@ -111,23 +110,23 @@ async function analyseAndWrite(
   execution: ExecutionRow,
   account: AccountContext,
   output: { analysisTime: Date; dir: string; formats: ReportFormat[]; files?: ReportFiles },
-  { log, lease }: { log: Logger; lease: JobLease },
+  { log, lease, stages }: { log: Logger; lease: JobLease; stages: StageProgress },
 ): Promise<{
   reports: WrittenReport[];
   warnings: ExecutionWarning[];
   workbook?: WrittenWorkbookFile;
   changes: AnalysisChanges;
 }> {
-  await stageOf(ctx, execution, "collecting");
+  await stages.enter("collecting");
   const collected = await collectOrReuse(ctx, settings, execution, account);
   log.info({ warnings: collected.warnings.length }, "collected");
   lease.check();
-  await stageOf(ctx, execution, "analysing");
+  await stages.enter("analysing");
   // The results are stored and compared with the previous analysis's, then delivered as reports.
   const review = await getReviewSettings(ctx.db, execution.customerId);
   // The reports read the analysis through `results`, which keeps what the store needs.
   const compare = async (results: ResultsRecorder) => {
-    await stageOf(ctx, execution, "storing");
+    await stages.enter("storing");
     return recordAnalysisChanges({
       db: ctx.db,
       execution: { ...execution, analysisTime: output.analysisTime },
@@ -142,10 +141,10 @@ async function analyseAndWrite(
   if (isAzureCollection(collected)) {
     const analysis = analyzeAzureSubscription(collected.snapshot);
     const results = new ResultsRecorder(azureResultsInput(analysis));
-    await stageOf(ctx, execution, "writing");
+    await stages.enter("writing");
     const reports = await writeAzureReports({
       snapshot: collected.snapshot,
-      analysis: results.observed(),
+      analysis: countingPrincipals(results.observed(), (count) => stages.count(count)),
       ...output,
     });
     const changes = await compare(results);
@@ -156,7 +155,7 @@ async function analyseAndWrite(
     collected,
     execution.accountId,
     { ...output, workbook: settings.workbook === true },
-    () => stageOf(ctx, execution, "writing"),
+    stages,
   );
   const { reports, workbook } = written;
   const changes = await compare(written.results);
@@ -184,7 +183,7 @@ async function writeAwsReports(
     workbook: boolean;
     files?: ReportFiles;
   },
-  writing: () => Promise<void>,
+  stages: StageProgress,
 ): Promise<{
   reports: WrittenReport[];
   workbook?: WrittenWorkbookFile;
@@ -194,10 +193,11 @@ async function writeAwsReports(
   const model = createAccountModel(collected.snapshot);
   const analysis = analyzeAccount(model, { accounts: [accountId] });
   const results = new ResultsRecorder(awsResultsInput(analysis, collected));
-  await writing();
+  await stages.enter("writing");
+  // The principals' access rows are made as the reports read them: their count is the progress.
   const { reports, workbook } = await writeAccountReports({
     model,
-    analysis: results.observed(),
+    analysis: countingPrincipals(results.observed(), (count) => stages.count(count)),
     metadata: collected.metadata,
     ...output,
   });
@@ -216,7 +216,12 @@ async function analyseAndDeliver(
   execution: ExecutionRow,
   account: AccountContext,
   inbox: ReportInbox,
-  { workDir, log, lease }: { workDir: string; log: Logger; lease: JobLease },
+  {
+    workDir,
+    log,
+    lease,
+    stages,
+  }: { workDir: string; log: Logger; lease: JobLease; stages: StageProgress },
 ): Promise<string[]> {
   const destination = s3DestinationOf(account.delivery);
   const proofWarnings = destination
@@ -242,14 +247,14 @@ async function analyseAndDeliver(
       formats: formatsFor(settings, flags.hiveEnabled === true),
       ...(settings.files ? { files: settings.files } : {}),
     },
-    { log, lease },
+    { log, lease, stages },
   );
   lease.check();
   const { reports } = written;
   const warnings = [...proofWarnings, ...written.warnings];
   log.info({ rows: Object.fromEntries(reports.map((r) => [r.type, r.rows])) }, "reports written");
   log.info(written.changes.counts, "compared with the previous analysis");
-  await stageOf(ctx, execution, "delivering");
+  await stages.enter("delivering");
   const reportKeys = await deliverReports({
     inbox,
     executionId: execution.executionId,
@@ -271,9 +276,10 @@ async function analyseAndDeliver(
     warnings,
     fence: (write) => lease.fenced(ctx.db, write),
     signal: lease.signal,
+    onProgress: (count) => stages.count(count),
   });
   // Enqueued before the success is recorded: an execution that has succeeded has its alerts.
-  await stageOf(ctx, execution, "alerting");
+  await stages.enter("alerting");
   await alertOnChanges(ctx, execution, analysisTime, written.changes.changes, { log, lease });
   await lease.fenced(ctx.db, async (tx) => {
     // The events that arrived before this collection began are in it: no step applies them.
@@ -301,6 +307,10 @@ export async function runAnalysis(
   if (!execution) return { status: "skipped" };
   const log = ctx.logger.child({ executionId, attempt: execution.attempts });
   const workDir = path.join(settings.workDir, executionId, String(execution.attempts));
+  const stages = new StageProgress(
+    (stage, progress) => setExecutionStage(ctx.db, executionId, stage, progress),
+    (settings.progressIntervalSeconds ?? DEFAULT_PROGRESS_INTERVAL_SECONDS) * 1000,
+  );
   try {
     const account = await loadAccountContext(ctx.db, execution);
     if (!account)
@@ -314,6 +324,7 @@ export async function runAnalysis(
         workDir,
         log,
         lease,
+        stages,
       });
       return { status: "succeeded", reportKeys };
     } finally {
@@ -351,6 +362,7 @@ export async function runAnalysis(
     log.warn({ code: error.code }, "analysis failed");
     return { status: "failed", failure };
   } finally {
+    await stages.settled();
     await rm(workDir, { recursive: true, force: true });
     await rmdir(path.dirname(workDir)).catch(() => {});
   }

@@ -1,7 +1,6 @@
 import {
   type AnalysisResultHeader,
   analysisPrincipalPage,
-  analysisReachDictionary,
   analysisResourcePage,
   type Executor,
   getAnalysisPrincipal,
@@ -16,13 +15,9 @@ import {
   type ResourceList,
   type WhoCan,
 } from "@sightline/domain";
+import { readReachDictionary } from "./reach-dictionary.ts";
 import type { ReachDictionary } from "./reach-encoding.ts";
-import {
-  decodePrincipal,
-  decodeReachDictionary,
-  decodeResource,
-  type PrincipalRecord,
-} from "./result-records.ts";
+import { decodePrincipal, decodeResource, type PrincipalRecord } from "./result-records.ts";
 
 /**
  * An account's access as its newest stored analysis holds it: what the console and the MCP tools
@@ -110,9 +105,9 @@ const dictionaries = new Map<string, Promise<ReachDictionary>>();
 function dictionaryOf(db: Executor, executionId: string): Promise<ReachDictionary> {
   let found = dictionaries.get(executionId);
   if (!found) {
-    found = analysisReachDictionary(db, executionId).then((stored) => {
-      if (!stored) throw new Error(`The results of ${executionId} have no reach dictionary.`);
-      return decodeReachDictionary(stored);
+    found = readReachDictionary(db, executionId).then((found) => {
+      if (!found) throw new Error(`The results of ${executionId} have no reach dictionary.`);
+      return found;
     });
     found.catch(() => dictionaries.delete(executionId));
     if (dictionaries.size >= 4) dictionaries.delete(dictionaries.keys().next().value as string);

@@ -1,5 +1,4 @@
 import {
-  analysisReachDictionary,
   beginAnalysisResult,
   deleteAccessChanges,
   type Executor,
@@ -17,6 +16,7 @@ import {
 } from "@sightline/db";
 import {
   type AccessChange,
+  type ChangeCause,
   DEFAULT_REVIEW_SETTINGS,
   type ExecutionWarning,
   type ReviewSettings,
@@ -27,12 +27,13 @@ import {
   type WrittenReport,
   writeReport,
 } from "@sightline/reports";
+import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, ocsfFinding } from "./findings.ts";
+import { readReachDictionary } from "./reach-dictionary.ts";
 import type { ReachDictionary } from "./reach-encoding.ts";
 import {
   currentResultsVersion,
-  decodeReachDictionary,
   encodeReachDictionary,
   storedPrincipal,
   storedResource,
@@ -131,9 +132,9 @@ export async function* principalsOf(db: Executor, executionId: string) {
 export async function* resourcesOf(db: Executor, executionId: string, known?: ReachDictionary) {
   let dictionary: Promise<ReachDictionary> | undefined = known && Promise.resolve(known);
   const dictionaryOf = () => {
-    dictionary ??= analysisReachDictionary(db, executionId).then((stored) => {
-      if (!stored) throw new Error(`The results of ${executionId} have no reach dictionary.`);
-      return decodeReachDictionary(stored);
+    dictionary ??= readReachDictionary(db, executionId).then((found) => {
+      if (!found) throw new Error(`The results of ${executionId} have no reach dictionary.`);
+      return found;
     });
     return dictionary;
   };
@@ -194,6 +195,8 @@ export async function recordAnalysisChanges(input: {
   formats: readonly ReportFormat[];
   /** Every write as the lease holder (the worker's job lease). */
   fenced?: FencedWrite;
+  /** Each change's cause, in the comparison's order (default: `changeCauses()`, from the change). */
+  causeOf?: (change: AccessChange) => ChangeCause;
 }): Promise<AnalysisChanges> {
   const { db, execution } = input;
   const fenced = input.fenced ?? unfenced(db);
@@ -234,6 +237,7 @@ export async function recordAnalysisChanges(input: {
     executionId: execution.executionId,
     confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
   };
+  const causeOf = input.causeOf ?? changeCauses();
   const alertChanges: AccessChange[] = [];
   const previousTime = previous?.analysisTime;
   let changeCount = 0;
@@ -260,8 +264,9 @@ export async function recordAnalysisChanges(input: {
     ];
     for (const stream of streams)
       for await (const change of stream) {
-        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push(change);
-        pending.push({ changeId: change.changeId, kind: change.kind, change });
+        const cause = causeOf(change);
+        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
+        pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
         changeCount++;
         if (pending.length >= BATCH) await flush();
         yield accessChangeRow(change, execution.analysisTime, previousTime);

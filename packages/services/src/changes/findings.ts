@@ -43,6 +43,19 @@ export const FINDING_KINDS = [
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
+/** The kinds of findings about a principal (`addPrincipal`) and about a resource (`addResource`). */
+export const PRINCIPAL_FINDING_KINDS: readonly FindingKind[] = [
+  "iam-admin",
+  "unused-principal",
+  "stale-password",
+  "stale-access-key",
+  "unused-access-key",
+];
+export const RESOURCE_FINDING_KINDS: readonly FindingKind[] = [
+  "over-accessible-resource",
+  "external-access",
+];
+
 const TITLES: Readonly<Record<FindingKind, string>> = {
   "iam-admin": "IAM administrator",
   "unused-principal": "Unused principal",

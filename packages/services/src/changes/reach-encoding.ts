@@ -35,8 +35,15 @@ const RECENT_LISTS = 8;
 const FLAG_IN_ACCOUNT = 1;
 const FLAG_CONDITIONAL = 2;
 
+/** What `ReachWriter` numbers an entry's principal, capability and granting policies with. */
+export interface ReachNumberer {
+  principal(principal: string, type: string): number;
+  capability(capability: string): number;
+  grants(sources: readonly GrantSource[] | undefined): number;
+}
+
 /** Numbers the principals, capabilities and grant lists of one analysis's resources. */
-export class ReachNumbering {
+export class ReachNumbering implements ReachNumberer {
   readonly #principals = new Map<string, number>();
   readonly #principalList: [string, string][] = [];
   readonly #capabilities = new Map<string, number>();
@@ -164,6 +171,29 @@ export class ReachNumbering {
   }
 }
 
+/**
+ * Numbers after those of an earlier analysis's dictionary (`base`: its lengths), for an event
+ * step's results: the rows it copies keep their numbers, and what it adds is numbered anew (a
+ * list the earlier dictionary holds too gets a second number: equal bytes still mean equal reach).
+ */
+export class AppendedNumbering implements ReachNumberer {
+  readonly added = new ReachNumbering();
+
+  constructor(readonly base: { principals: number; capabilities: number; grants: number }) {}
+
+  principal(principal: string, type: string): number {
+    return this.base.principals + this.added.principal(principal, type);
+  }
+
+  capability(capability: string): number {
+    return this.base.capabilities + this.added.capability(capability);
+  }
+
+  grants(sources: readonly GrantSource[] | undefined): number {
+    return this.base.grants + this.added.grants(sources);
+  }
+}
+
 /** One resource's entries as bytes: each entry's numbers as unsigned LEB128, then its flags. */
 export class ReachWriter {
   #bytes = new Uint8Array(256);
@@ -179,7 +209,7 @@ export class ReachWriter {
   }
 
   /** Adds a row; returns its principal's number. */
-  add(numbering: ReachNumbering, row: ResourceAccessSummary): number {
+  add(numbering: ReachNumberer, row: ResourceAccessSummary): number {
     if (this.#length + 20 > this.#bytes.length) {
       const grown = new Uint8Array(this.#bytes.length * 2);
       grown.set(this.#bytes.subarray(0, this.#length));
@@ -232,3 +262,35 @@ export function decodeReach(bytes: Uint8Array, dictionary: ReachDictionary): Rea
   }
   return entries;
 }
+
+/**
+ * Each entry of `ReachWriter`'s bytes by number, and where its bytes are, without naming them
+ * or making an object per entry (an event step reads every entry of the resources it patches).
+ */
+export function scanReach(
+  bytes: Uint8Array,
+  entry: (principal: number, capability: number, flags: number, start: number, end: number) => void,
+): void {
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = bytes[at++];
+      if (byte === undefined) throw new Error("A stored reach ends inside an entry.");
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+      shift += 7;
+    }
+  };
+  while (at < bytes.length) {
+    const start = at;
+    const principal = varint();
+    const capability = varint();
+    varint();
+    const flags = bytes[at++] as number;
+    entry(principal, capability, flags, start, at);
+  }
+}
+
+export const isInAccount = (flags: number) => (flags & FLAG_IN_ACCOUNT) !== 0;

@@ -8,7 +8,7 @@ import type {
 } from "@sightline/engine";
 import { findWellKnownTags } from "@sightline/reports";
 import { grantNames, grantText } from "./grant-names.ts";
-import { ReachNumbering, ReachWriter } from "./reach-encoding.ts";
+import { type ReachNumberer, ReachNumbering, ReachWriter } from "./reach-encoding.ts";
 import {
   encodePrincipal,
   encodeResource,
@@ -166,7 +166,8 @@ export interface ReachSummary {
   outside: Map<string, { type: string; capabilities: Set<string> }>;
 }
 
-const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
+/** The capabilities whose holders the findings count. */
+export const RISKY = new Set(["administer-resource", "write-data", "delete-data"]);
 
 /** Sums up who reaches a resource, a row at a time; `principal` tells principals apart. */
 export class ReachSummer {
@@ -224,19 +225,21 @@ export class ResourceRecords extends RecordsByKey<
   ResourceRows,
   RecordedResource
 > {
-  readonly numbering = new ReachNumbering();
+  readonly numbering: ReachNumberer;
   readonly #details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> };
 
   constructor(
     analysis: AccountAnalysis,
     details: (arn: string) => { name: string; tags: Readonly<Record<string, string>> },
     extra: Iterable<{ resourceArn: string; resourceType: string; service: string }> = [],
+    numbering: ReachNumberer = new ReachNumbering(),
   ) {
     const listed = new Map<string, { resourceType: string; service: string }>();
     for (const row of analysis.resources) listed.set(row.resourceArn, row);
     for (const row of extra) if (!listed.has(row.resourceArn)) listed.set(row.resourceArn, row);
     super(listed);
     this.#details = details;
+    this.numbering = numbering;
   }
 
   add(row: ResourceAccessSummary): void {

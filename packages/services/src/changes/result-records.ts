@@ -240,13 +240,41 @@ export function encodeResource(
   };
 }
 
+/** A stored resource's parts: its header (service and tags) and its reach bytes. */
+export function resourceParts(stored: StoredResourceResult): {
+  header: { service?: string; tags?: Record<string, string> };
+  headerBytes: Buffer;
+  reach: Buffer;
+} {
+  const bytes = inflate(stored.data);
+  const headerEnd = 4 + bytes.readUInt32BE(0);
+  const headerBytes = bytes.subarray(4, headerEnd);
+  return {
+    header: JSON.parse(headerBytes.toString("utf8")),
+    headerBytes,
+    reach: bytes.subarray(headerEnd),
+  };
+}
+
+/** A stored resource with other reach bytes (its columns and outside reach as they were). */
+export function withReach(
+  stored: StoredResourceResult,
+  headerBytes: Buffer,
+  reach: readonly Uint8Array[],
+): StoredResourceResult {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(headerBytes.length);
+  return { ...stored, data: deflate(Buffer.concat([length, headerBytes, ...reach])) };
+}
+
 /** Grant lists per piece of the dictionary's JSON text (about 0.4 MB on the large account). */
 const GRANTS_PER_PIECE = 2_000;
 
 /** `JSON.stringify(dictionary)`, a piece at a time. */
 export function* reachDictionaryJson(dictionary: ReachDictionary): Generator<string> {
   const { principals, capabilities, grants } = dictionary;
-  yield `{"principals":${JSON.stringify(principals)},"capabilities":${JSON.stringify(capabilities)},"grants":[`;
+  // The count comes before the lists: an event step reads no further (`reach-dictionary.ts`).
+  yield `{"principals":${JSON.stringify(principals)},"capabilities":${JSON.stringify(capabilities)},"grantCount":${grants.length},"grants":[`;
   for (let i = 0; i < grants.length; i += GRANTS_PER_PIECE) {
     const text = JSON.stringify(grants.slice(i, i + GRANTS_PER_PIECE));
     yield `${i > 0 ? "," : ""}${text.slice(1, -1)}`;

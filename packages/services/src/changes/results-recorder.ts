@@ -1,5 +1,5 @@
 import type { AccountAnalysis } from "@sightline/engine";
-import type { ReachDictionary } from "./reach-encoding.ts";
+import type { ReachDictionary, ReachNumbering } from "./reach-encoding.ts";
 import {
   PrincipalRecords,
   type RecordedPrincipal,
@@ -84,7 +84,7 @@ export class ResultsRecorder {
         if (builder && !recorder.#resources)
           recorder.#resources = {
             recorded: builder.finish(),
-            dictionary: builder.numbering.dictionary(),
+            dictionary: (builder.numbering as ReachNumbering).dictionary(),
           };
       },
     };

@@ -36,6 +36,17 @@ interface DeliveryInput {
   fence?: <T>(write: () => Promise<T>) => Promise<T>;
   /** Aborted once the job's lease is lost: no further object is sent. */
   signal?: AbortSignal;
+  /** Bytes placed so far of all the run's objects (the manifests aside), after each object. */
+  onProgress?: (count: { done: number; total: number; unit: "bytes" }) => void;
+}
+
+/** Counts the bytes placed, object by object, of `total`. */
+function byteCounter(input: DeliveryInput, total: number) {
+  let done = 0;
+  return (bytes: number) => {
+    done += bytes;
+    input.onProgress?.({ done, total, unit: "bytes" });
+  };
 }
 
 /** Uploads each file once; a file already in the inbox under another key is copied there. */
@@ -44,6 +55,7 @@ async function place(
   objects: readonly PlannedObject[],
   sentAs: Map<string, string>,
   signal: AbortSignal | undefined,
+  placed: (bytes: number) => void,
 ) {
   for (const { key, file } of objects) {
     signal?.throwIfAborted();
@@ -51,11 +63,12 @@ async function place(
     const sent = sentAs.get(file.path);
     if (sent !== undefined && file.bytes <= MAX_COPY_BYTES) {
       await inbox.copyObject(sent, key, { sha256 });
-      continue;
+    } else {
+      const contentType = CONTENT_TYPES[file.format] ?? "application/octet-stream";
+      await inbox.putFile(key, file.path, { contentType, sha256 });
+      sentAs.set(file.path, key);
     }
-    const contentType = CONTENT_TYPES[file.format] ?? "application/octet-stream";
-    await inbox.putFile(key, file.path, { contentType, sha256 });
-    sentAs.set(file.path, key);
+    placed(file.bytes);
   }
 }
 
@@ -82,15 +95,20 @@ export async function deliverReports(input: DeliveryInput): Promise<string[]> {
   const { inbox, target } = input;
   const plan = planReportObjects(input.reports, target, input.workbook);
   const sentAs = new Map<string, string>();
-  await place(inbox, plan.dated, sentAs, input.signal);
-  await place(inbox, plan.hive, sentAs, input.signal);
+  const all = [...plan.dated, ...plan.hive, ...plan.latest];
+  const placed = byteCounter(
+    input,
+    all.reduce((sum, o) => sum + o.file.bytes, 0),
+  );
+  await place(inbox, plan.dated, sentAs, input.signal, placed);
+  await place(inbox, plan.hive, sentAs, input.signal, placed);
   const datedManifest = datedManifestKey(target);
   await putManifest(input, datedManifest, plan.dated);
   const keys = [...plan.dated.map((o) => o.key), ...plan.hive.map((o) => o.key), datedManifest];
   if (plan.latest.length === 0) return keys;
   const latestManifest = latestManifestKey(target);
   await (input.fence ?? ((write) => write()))(() => inbox.deleteObject(latestManifest));
-  await place(inbox, plan.latest, sentAs, input.signal);
+  await place(inbox, plan.latest, sentAs, input.signal, placed);
   await putManifest(input, latestManifest, plan.latest);
   return [...keys, ...plan.latest.map((o) => o.key), latestManifest];
 }

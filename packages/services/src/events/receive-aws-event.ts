@@ -18,6 +18,7 @@ import {
 import type { ServiceContext } from "../context.ts";
 import { enqueueEventStep } from "../queue/event-queue.ts";
 import { eventTokenHash } from "./event-sources.ts";
+import { fanOutOrganizationEvent } from "./organization-fan-out.ts";
 import type { StepTarget } from "./step-target.ts";
 
 /** The event source a token names, compared in constant time; 401 otherwise. */
@@ -74,20 +75,22 @@ export async function receiveAwsEvent(
         : undefined;
   // The event and its step's job in one transaction: a pending event always has a step coming.
   const recorded = await ctx.db.transaction(async (tx) => {
-    const status = await recordAccountEvent(tx, {
+    const recorded = {
       ...key,
       provider: source.provider,
       eventId,
       eventName: event.detail.eventName,
       eventTime: new Date(event.detail.eventTime ?? event.time),
+    };
+    const status = await recordAccountEvent(tx, {
+      ...recorded,
       ...(targets ? { targets: targets as unknown as Record<string, unknown>[] } : {}),
     });
-    if (status === "pending")
-      await enqueueEventStep(
-        ctx.boss,
-        { ...key, startAfter: new Date(ctx.now().getTime() + settings.quietSeconds * 1000) },
-        tx,
-      );
+    const startAfter = new Date(ctx.now().getTime() + settings.quietSeconds * 1000);
+    if (status === "pending") await enqueueEventStep(ctx.boss, tx, { ...key, startAfter });
+    // An SCP or RCP: the organisation's other accounts of the same customer too.
+    if (status === "pending" && targets?.some((t) => t.kind === "organization"))
+      await fanOutOrganizationEvent(tx, ctx, recorded, startAfter);
     return status;
   });
   if (recorded === "duplicate") return { eventId, status: "duplicate" };

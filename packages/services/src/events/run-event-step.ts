@@ -26,7 +26,13 @@ import type { Logger } from "@sightline/logging";
 import { alertOnChanges } from "../alerts/alert-on-changes.ts";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import { obtainCredentials } from "../analysis/obtain-credentials.ts";
-import { recordAnalysisChanges } from "../changes/analysis-changes.ts";
+import {
+  type AnalysisChanges,
+  type FencedWrite,
+  recordAnalysisChanges,
+} from "../changes/analysis-changes.ts";
+import { changeCauses } from "../changes/change-cause.ts";
+import { recordIncrementalChanges } from "../changes/incremental-results.ts";
 import { analyseForResults, reanalyseSnapshot } from "../changes/results-input.ts";
 import { ResultsRecorder } from "../changes/results-recorder.ts";
 import type { ServiceContext } from "../context.ts";
@@ -36,6 +42,7 @@ import {
   readCollection,
   storeCollection,
 } from "../snapshots/stored-collection.ts";
+import { eventCauses } from "./event-causes.ts";
 import { distinctTargets, type StepTarget } from "./step-target.ts";
 
 /** A stored snapshot older than this is not patched: the step collects the account whole. */
@@ -45,6 +52,8 @@ interface StepCollection {
   collected: CollectedAccount;
   /** Why the account was collected whole, if it was. */
   fullBecause?: string;
+  /** The snapshot patched, and the execution it was collected by. */
+  base?: { executionId: string; collected: CollectedAccount };
 }
 
 /**
@@ -91,7 +100,10 @@ async function collectStep(
       targets: targets as AwsEventTarget[],
       previous: previous.snapshot,
     });
-    return { collected: patchCollection(previous, reads) };
+    return {
+      collected: patchCollection(previous, reads),
+      base: { executionId: stored.executionId, collected: previous },
+    };
   } catch (error) {
     if (error instanceof AppError && error.code === "INCREMENTAL_READ_DENIED")
       return full(error.message);
@@ -113,10 +125,20 @@ export async function runEventStep(
   { lease, log }: { lease: JobLease; log: Logger },
 ): Promise<{ changes: number; events: number; warnings: ExecutionWarning[] }> {
   const events = await claimPendingEvents(ctx.db, execution, execution.executionId);
-  const targets = distinctTargets(events.flatMap((e) => (e.targets ?? []) as StepTarget[]));
+  const stepEvents = events.map((e) => ({
+    eventId: e.eventId,
+    targets: (e.targets ?? []) as unknown as StepTarget[],
+  }));
+  const targets = distinctTargets(stepEvents.flatMap((e) => e.targets));
   const warnings: ExecutionWarning[] = [];
   await setExecutionStage(ctx.db, execution.executionId, "collecting");
-  const { collected, fullBecause } = await collectStep(ctx, settings, execution, account, targets);
+  const { collected, fullBecause, base } = await collectStep(
+    ctx,
+    settings,
+    execution,
+    account,
+    targets,
+  );
   if (fullBecause) {
     warnings.push({ code: "event-full-collection", message: `Collected whole: ${fullBecause}` });
     log.warn({ reason: fullBecause }, "event step: full collection");
@@ -125,21 +147,50 @@ export async function runEventStep(
   await lease.fenced(ctx.db, (tx) => storeCollection(tx, execution, collected));
   await setExecutionStage(ctx.db, execution.executionId, "analysing");
   const analysisTime = execution.startedAt ?? ctx.now();
-  const results = new ResultsRecorder(analyseForResults(collected));
+  const fenced: FencedWrite = (write) => lease.fenced(ctx.db, write);
+  const review = await getReviewSettings(ctx.db, execution.customerId);
   const dir = path.join(settings.workDir, execution.executionId, String(execution.attempts));
-  await mkdir(dir, { recursive: true });
   try {
-    await setExecutionStage(ctx.db, execution.executionId, "storing");
-    const changes = await recordAnalysisChanges({
-      db: ctx.db,
-      execution: { ...execution, analysisTime },
-      results,
-      reanalyse: reanalyseSnapshot,
-      settings: await getReviewSettings(ctx.db, execution.customerId),
-      dir,
-      formats: ["jsonl"],
-      fenced: (write) => lease.fenced(ctx.db, write),
-    });
+    const causeOf = changeCauses(eventCauses(stepEvents, collected.snapshot));
+    let changes: AnalysisChanges | undefined;
+    if (base) {
+      const outcome = await recordIncrementalChanges({
+        db: ctx.db,
+        execution: { ...execution, analysisTime },
+        previousExecutionId: base.executionId,
+        before: base.collected,
+        after: collected,
+        settings: review,
+        fenced,
+        causeOf,
+      });
+      if (outcome.kind === "stepped") {
+        changes = outcome.changes;
+        log.info({ remade: outcome.remade }, "event step: analysed what the events reach");
+      } else {
+        warnings.push({
+          code: "event-whole-analysis",
+          message: `Analysed whole: ${outcome.reason}`,
+        });
+        log.info({ reason: outcome.reason }, "event step: whole analysis");
+      }
+    }
+    if (!changes) {
+      const results = new ResultsRecorder(analyseForResults(collected));
+      await mkdir(dir, { recursive: true });
+      await setExecutionStage(ctx.db, execution.executionId, "storing");
+      changes = await recordAnalysisChanges({
+        db: ctx.db,
+        execution: { ...execution, analysisTime },
+        results,
+        reanalyse: reanalyseSnapshot,
+        settings: review,
+        dir,
+        formats: ["jsonl"],
+        fenced,
+        causeOf,
+      });
+    }
     await setExecutionStage(ctx.db, execution.executionId, "alerting");
     await alertOnChanges(ctx, execution, analysisTime, changes.changes, { lease, log });
     const all = [...warnings, ...changes.warnings];

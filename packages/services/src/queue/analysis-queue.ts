@@ -1,7 +1,9 @@
 import { type Executor, sqlExecutorOf } from "@sightline/db";
+import type { ExecutionKind } from "@sightline/domain";
 import type PgBoss from "pg-boss";
 import { ALERT_QUEUE, ALERT_QUEUE_OPTIONS, LOST_ALERT_QUEUE } from "./alert-queue.ts";
 import { EVENT_QUEUE, EVENT_QUEUE_OPTIONS, LOST_EVENT_QUEUE } from "./event-queue.ts";
+import { type FairJobData, fairSendOptions } from "./fair-share.ts";
 import type { LeaseSettings } from "./lease-keeper.ts";
 
 export const ANALYSIS_QUEUE = "analysis";
@@ -15,7 +17,7 @@ export const DAILY_ACCOUNT_QUEUE = "daily-analysis-account";
 export const MAINTENANCE_QUEUE = "maintenance";
 
 /** An analysis job carries identifiers only; the execution row is the truth. */
-export interface AnalysisJob {
+export interface AnalysisJob extends FairJobData {
   executionId: string;
 }
 
@@ -81,17 +83,31 @@ export async function createQueues(boss: PgBoss, settings: QueueSettings): Promi
   }
 }
 
-/** Enqueues the analysis of an execution inside the transaction that inserts it. */
+/**
+ * Enqueues the analysis of an execution inside the transaction that inserts it, at its tenant's
+ * fair place in the lane: daily analyses after every on-demand one (`fair-share.ts`).
+ */
 export async function enqueueAnalysis(
   boss: PgBoss,
   tx: Executor,
-  job: AnalysisJob & { customerId: string; accountId: string; startAfter?: Date },
+  job: AnalysisJob & {
+    customerId: string;
+    accountId: string;
+    kind: ExecutionKind;
+    startAfter?: Date;
+  },
 ): Promise<void> {
+  const { priority, tenant } = await fairSendOptions(boss, tx, {
+    queue: ANALYSIS_QUEUE,
+    customerId: job.customerId,
+    band: job.kind === "daily" ? "daily" : "now",
+  });
   const id = await boss.send(
     ANALYSIS_QUEUE,
-    { executionId: job.executionId } satisfies AnalysisJob,
+    { executionId: job.executionId, tenant } satisfies AnalysisJob,
     {
       db: sqlExecutorOf(tx),
+      priority,
       singletonKey: `${job.customerId}/${job.accountId}`,
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
     },

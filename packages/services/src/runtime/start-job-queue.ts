@@ -1,13 +1,9 @@
 import type { Logger } from "@sightline/logging";
 import PgBoss from "pg-boss";
 import { createQueues, type QueueSettings } from "../queue/analysis-queue.ts";
+import { rememberQueueSchema } from "../queue/queue-schema.ts";
 
-const schemas = new WeakMap<PgBoss, string>();
-
-/** The pg-boss schema of a queue started here (the leases' reaper works in it). */
-export function queueSchemaOf(boss: PgBoss): string {
-  return schemas.get(boss) ?? "pgboss";
-}
+export { queueSchemaOf } from "../queue/queue-schema.ts";
 
 /**
  * Starts the job queue on the database (pg-boss installs its schema on first start) and creates
@@ -35,7 +31,7 @@ export async function startJobQueue(options: {
     ...(options.schema ? { schema: options.schema } : {}),
   });
   boss.on("error", (err) => options.logger.error({ err }, "job queue error"));
-  schemas.set(boss, options.schema ?? "pgboss");
+  rememberQueueSchema(boss, options.schema ?? "pgboss");
   await boss.start();
   await createQueues(boss, options.queue);
   return boss;

@@ -26,6 +26,10 @@ export async function storeCollection(
     accountId: execution.accountId,
     collectedAt: new Date(collected.metadata.finishedAt),
     data: await gzipAsync(JSON.stringify(collected)),
+    // What an SCP or RCP event of its management account fans out by ('' when none was seen).
+    organizationId: isAzureCollection(collected)
+      ? ""
+      : (collected.snapshot.organization?.organizationId ?? ""),
   });
 }
 

@@ -134,6 +134,7 @@ export async function triggerAnalysis(
           executionId,
           customerId: account.customerId,
           accountId: request.accountId,
+          kind: request.kind,
           ...(request.startAfter ? { startAfter: request.startAfter } : {}),
         }),
     );

@@ -92,7 +92,7 @@ export function eventJobHandler(
 ) {
   return async (job: PgBoss.JobWithMetadata<EventStepJob>, lease: JobLease): Promise<void> => {
     const key = { customerId: job.data.customerId, accountId: job.data.accountId };
-    const later = (startAfter: Date) => enqueueEventStep(ctx.boss, { ...key, startAfter });
+    const later = (startAfter: Date) => enqueueEventStep(ctx.boss, ctx.db, { ...key, startAfter });
     const window = await pendingEventWindow(ctx.db, key);
     const resuming = await findActiveExecution(ctx.db, key, "event");
     if (window.count === 0 && !resuming) return;

@@ -1,6 +1,7 @@
 import {
   deleteExpiredCredentials,
   deleteSnapshotsBefore,
+  pruneAccountEvents,
   pruneAnalysisResults,
 } from "@sightline/db";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
@@ -12,8 +13,9 @@ const DAY_MS = 86_400_000;
 /**
  * Deletes own credentials past their expiry, snapshots older than the retention, and each
  * account's stored results but the newest two (the next analysis compares with the newest; the
- * changes and findings they produced stay); and sweeps the files killed attempts left on the
- * worker that runs it (`sweepLeftovers`).
+ * changes and findings they produced stay), received events applied or refused longer ago than
+ * the snapshots are kept (two days at least: a replay is recognised for 24 hours); and sweeps the
+ * files killed attempts left on the worker that runs it (`sweepLeftovers`).
  */
 export function maintenanceHandler(
   ctx: ServiceContext,
@@ -28,9 +30,13 @@ export function maintenanceHandler(
       new Date(now.getTime() - snapshotRetentionDays * DAY_MS),
     );
     const results = await pruneAnalysisResults(ctx.db, 2);
+    const events = await pruneAccountEvents(
+      ctx.db,
+      new Date(now.getTime() - Math.max(2, snapshotRetentionDays) * DAY_MS),
+    );
     const swept = await sweepLeftovers(ctx.db, analysis, now);
     ctx.logger.info(
-      { credentials, snapshots, results, ...swept },
+      { credentials, snapshots, results, events, ...swept },
       "maintenance: expired data deleted",
     );
   };

@@ -13,7 +13,9 @@ import {
   type QueueSettings,
 } from "../queue/analysis-queue.ts";
 import { EVENT_QUEUE, LOST_EVENT_QUEUE } from "../queue/event-queue.ts";
+import { fairlyStarted } from "../queue/fair-share.ts";
 import { DEFAULT_LEASE_SETTINGS, LeaseKeeper } from "../queue/lease-keeper.ts";
+import { logQueueFigures } from "../queue/queue-figures.ts";
 import { queueSchemaOf } from "../runtime/start-job-queue.ts";
 import { alertJobHandler, lostAlertHandler } from "./alert-job.ts";
 import { analysisJobHandler, analysisOverrun, lostAnalysisHandler } from "./analysis-job.ts";
@@ -39,6 +41,8 @@ export interface WorkerSettings {
   events?: EventSettings;
   /** `SIGHTLINE_EVENTS_SQS_URL`: a central queue of CloudTrail events that this worker consumes too. */
   eventQueueUrl?: string;
+  /** How often the worker logs the queue's figures (lanes, oldest waits, lost leases); default 60 s. */
+  queueLogSeconds?: number;
 }
 
 /**
@@ -63,14 +67,14 @@ export async function startWorker(
     (error: unknown) => ctx.logger.warn({ err: error }, "worker: the sweep of leftovers failed"),
   );
   boss.once("stopped", () => leases.stop());
-  const analysis = leases.handler(
+  // Each lane takes its tenants' jobs in turns (fair-share.ts): a job's start moves the turn on.
+  const analysis = fairlyStarted(
+    ctx,
     ANALYSIS_QUEUE,
-    "analysis",
-    analysisJobHandler(ctx, settings.analysis),
-    {
+    leases.handler(ANALYSIS_QUEUE, "analysis", analysisJobHandler(ctx, settings.analysis), {
       executionIdOf: (data: AnalysisJob) => data.executionId,
       onOverrun: analysisOverrun(ctx, leaseSettings.maxRunSeconds.analysis),
-    },
+    }),
   );
   for (let i = 0; i < settings.concurrency; i++)
     await boss.work(ANALYSIS_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, analysis);
@@ -89,10 +93,14 @@ export async function startWorker(
   await boss.work(LOST_ALERT_QUEUE, polling, lostAlertHandler(ctx));
   // The event lane: its own workers, so that a step never waits behind full analyses.
   const events = settings.events ?? DEFAULT_EVENT_SETTINGS;
-  const eventSteps = leases.handler(
+  const eventSteps = fairlyStarted(
+    ctx,
     EVENT_QUEUE,
-    "event",
-    eventJobHandler(ctx, { analysis: settings.analysis, events }),
+    leases.handler(
+      EVENT_QUEUE,
+      "event",
+      eventJobHandler(ctx, { analysis: settings.analysis, events }),
+    ),
   );
   for (let i = 0; i < events.concurrency; i++)
     await boss.work(EVENT_QUEUE, { ...polling, batchSize: 1, includeMetadata: true }, eventSteps);
@@ -107,6 +115,8 @@ export async function startWorker(
     });
     boss.once("stopped", () => void consumer.stop());
   }
+  const queueLog = logQueueFigures(ctx, settings.queueLogSeconds ?? 60);
+  boss.once("stopped", () => queueLog.stop());
   await boss.schedule(DAILY_QUEUE, settings.dailyCron, {}, { tz: "UTC" });
   await boss.schedule(MAINTENANCE_QUEUE, "17 * * * *", {}, { tz: "UTC" });
   ctx.logger.info(

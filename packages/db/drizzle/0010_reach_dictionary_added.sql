@@ -1,0 +1,1 @@
+ALTER TABLE "analysis_results" ADD COLUMN "reach_dictionary_added" jsonb;

@@ -1,0 +1,1 @@
+ALTER TABLE "account_snapshots" ADD COLUMN "organization_id" text;

@@ -1,0 +1,207 @@
+import { startFakeAws } from "@sightline/aws-fake";
+import { getExecution, listExecutions } from "@sightline/db";
+import { deliveryVerificationOf } from "../src/delivery/delivery-verification.ts";
+import { rotateEventToken } from "../src/events/event-sources.ts";
+import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
+import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { DEFAULT_EVENT_SETTINGS } from "../src/worker/event-job.ts";
+import { type BenchEnvironment, MANIFESTS_ONLY } from "./bench-environment.ts";
+import {
+  ACCOUNT_ID,
+  INBOX_BUCKET,
+  type SyntheticSize,
+  syntheticAccountModel,
+} from "./synthetic-model.ts";
+import { startWorkerChild } from "./worker-child.ts";
+
+/**
+ * Event → changes stored and alerts queued, through a worker process as production runs it: the
+ * synthetic account analysed whole once, its event source rotated, then each change made in the
+ * fake AWS and its CloudTrail event received, and the time until the event step's execution
+ * ended (its changes stored, its alerts enqueued) measured, with the worker's CPU for the step.
+ * The full analysis's worker CPU is measured in the same run, for the ratio.
+ */
+
+export interface LatencyRow {
+  change: string;
+  runs: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  /** Worker CPU per step (median). */
+  cpuMs: number;
+  changes: number;
+  whole: boolean;
+}
+
+export interface LatencyResult {
+  size: SyntheticSize;
+  quietSeconds: number;
+  fullCpuMs: number;
+  fullMs: number;
+  rows: LatencyRow[];
+}
+
+const quantile = (values: readonly number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+};
+
+export async function runEventLatency(
+  env: BenchEnvironment,
+  size: SyntheticSize,
+  runs: number,
+  log: (line: string) => void,
+): Promise<LatencyResult> {
+  const quietSeconds = 1;
+  const model = syntheticAccountModel(size);
+  const fake = await startFakeAws(model, { storeBodies: MANIFESTS_ONLY });
+  const worker = await startWorkerChild(`events-${size}`, {
+    databaseUrl: env.databaseUrl,
+    schema: env.schema,
+    settings: {
+      ...env.workerSettings(fake),
+      events: { ...DEFAULT_EVENT_SETTINGS, quietSeconds },
+    },
+  });
+  try {
+    const partnerId = await env.addPartner();
+    const proof = await deliveryVerificationOf(env.ctx.db, {
+      ownerId: partnerId,
+      bucketName: INBOX_BUCKET,
+    });
+    fake.putObjectAsOwner(proof.bucketName, proof.key, proof.token);
+    const owner = await env.addCustomer(partnerId);
+    const cpu0 = (await worker.usage()).cpuSeconds;
+    const started = Date.now();
+    const { executionId } = await triggerAnalysis(env.ctx, {
+      owner,
+      accountId: ACCOUNT_ID,
+      kind: "ondemand",
+    });
+    const [full] = await Promise.race([env.finished([executionId]), worker.crashed]);
+    if (full?.status !== "succeeded")
+      throw new Error(`the full analysis ${full?.status}: ${full?.failureMessage}`);
+    const fullMs = Date.now() - started;
+    const fullCpuMs = ((await worker.usage()).cpuSeconds - cpu0) * 1000;
+    log(
+      `events latency ${size}: full analysis ${(fullMs / 1000).toFixed(1)} s, ${(fullCpuMs / 1000).toFixed(1)} s worker CPU`,
+    );
+    const { token } = await rotateEventToken(
+      env.ctx,
+      owner,
+      ACCOUNT_ID,
+      "https://sightline.example",
+    );
+    const source = await eventSourceOfToken(env.ctx, token);
+    const key = { customerId: source.customerId, accountId: ACCOUNT_ID };
+    const control = fake.control;
+    const user = (i: number) => `user-${i}`;
+    const cases: { change: string; make: (run: number) => unknown[] }[] = [
+      {
+        change: "a user's inline policy",
+        make: (run) => [
+          control.putInlinePolicy("user", user(10 + run), "bench", {
+            Version: "2012-10-17",
+            Statement: [{ Effect: "Allow", Action: "s3:GetObject", Resource: "*" }],
+          }),
+        ],
+      },
+      { change: "a user made an admin", make: (run) => [control.makeAdmin(user(40 + run))] },
+      {
+        change: "a bucket policy",
+        make: (run) => [
+          control.setBucketPolicy(`data-${run}`, {
+            Version: "2012-10-17",
+            Statement: [
+              {
+                Effect: "Allow",
+                Principal: { AWS: "arn:aws:iam::444455556666:root" },
+                Action: "s3:GetObject",
+                Resource: `arn:aws:s3:::data-${run}/*`,
+              },
+            ],
+          }),
+        ],
+      },
+      {
+        change: "a 200-event burst",
+        make: (run) =>
+          Array.from({ length: 200 }, (_, i) =>
+            control.putInlinePolicy("user", user(200 + run * 200 + i), "burst", {
+              Version: "2012-10-17",
+              Statement: [{ Effect: "Allow", Action: "s3:ListBucket", Resource: "*" }],
+            }),
+          ),
+      },
+    ];
+    const rows: LatencyRow[] = [];
+    for (const { change, make } of cases) {
+      const times: number[] = [];
+      const cpus: number[] = [];
+      let changes = 0;
+      let whole = false;
+      for (let run = 0; run < (change.includes("burst") ? 1 : runs); run++) {
+        const [before] = await listExecutions(env.ctx.db, key, 1);
+        const cpuBefore = (await worker.usage()).cpuSeconds;
+        const events = make(run);
+        const received = Date.now();
+        for (const event of events) await receiveAwsEvent(env.ctx, source, event, { quietSeconds });
+        const deadline = Date.now() + 300_000;
+        let ended: Awaited<ReturnType<typeof getExecution>> | undefined;
+        for (;;) {
+          const [latest] = await listExecutions(env.ctx.db, key, 1);
+          if (
+            latest &&
+            latest.executionId !== before?.executionId &&
+            latest.kind === "event" &&
+            ["succeeded", "failed"].includes(latest.status)
+          ) {
+            ended = await getExecution(env.ctx.db, latest.executionId);
+            break;
+          }
+          if (Date.now() > deadline) throw new Error(`${change}: no event step ended within 300 s`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (ended?.status !== "succeeded")
+          throw new Error(`${change}: the step ${ended?.status}: ${ended?.failureMessage}`);
+        times.push((ended.finishedAt?.getTime() ?? Date.now()) - received);
+        cpus.push(((await worker.usage()).cpuSeconds - cpuBefore) * 1000);
+        changes = (ended as unknown as { changes?: number }).changes ?? changes;
+        whole ||= (ended.warnings ?? []).some(
+          (w) => w.code === "event-whole-analysis" || w.code === "event-full-collection",
+        );
+      }
+      rows.push({
+        change,
+        runs: times.length,
+        p50Ms: quantile(times, 0.5),
+        p95Ms: quantile(times, 0.95),
+        maxMs: Math.max(...times),
+        cpuMs: quantile(cpus, 0.5),
+        changes,
+        whole,
+      });
+      log(`events latency ${size}: ${change}: p50 ${(quantile(times, 0.5) / 1000).toFixed(1)} s`);
+    }
+    return { size, quietSeconds, fullCpuMs, fullMs, rows };
+  } finally {
+    await worker.stop();
+    await fake.close();
+  }
+}
+
+export function latencyTable(result: LatencyResult, principals: number): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const lines = [
+    `Event received → step ended (changes stored, alerts queued), ${principals.toLocaleString("en")} principals, quiet period ${result.quietSeconds} s. The full analysis of the same account in this run: ${s(result.fullMs)}, ${s(result.fullCpuMs)} of worker CPU.`,
+    "",
+    "| Change | Runs | p50 | p95 | max | Worker CPU per step (median) | CPU ratio to the full analysis | Fell back to whole |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of result.rows)
+    lines.push(
+      `| ${r.change} | ${r.runs} | ${s(r.p50Ms)} | ${s(r.p95Ms)} | ${s(r.maxMs)} | ${s(r.cpuMs)} | ${(result.fullCpuMs / r.cpuMs).toFixed(1)}× | ${r.whole ? "yes" : "no"} |`,
+    );
+  return lines.join("\n");
+}

@@ -1,0 +1,119 @@
+import type { StoredResourceResult } from "@sightline/db";
+import type { ResourceAccessSummary } from "@sightline/engine";
+import { grantText } from "./grant-names.ts";
+import type { DictionaryHead } from "./reach-dictionary.ts";
+import { type AppendedNumbering, isInAccount, ReachWriter, scanReach } from "./reach-encoding.ts";
+import { ReachSummer, type RecordedResource, RISKY } from "./record-text.ts";
+import { resourceParts, withReach } from "./result-records.ts";
+
+/**
+ * What an event step does to the stored reach of resources it does not remake: tell where the
+ * changed principals' reach differs, and replace their entries there.
+ */
+
+/** FNV-1a of a text from a seed: 32 bits. */
+function fnv(text: string, seed: number): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
+  return hash;
+}
+
+const rowText = (row: ResourceAccessSummary) =>
+  `${row.principal}|${row.principalType}|${row.capability}|${row.inAccount}|${row.conditional}|${grantText(row.grantedBy)}`;
+
+/**
+ * Each resource's rows (of the changed principals), reduced to a fingerprint that does not
+ * depend on their order: two sums of 32-bit hashes of each row, a multiset hash. Rows come
+ * resource by resource (`principalReach`); `keep` says whose rows to hold once all have passed.
+ */
+export function reachFingerprints(
+  rows: Iterable<ResourceAccessSummary>,
+  keep?: (arn: string, fingerprint: string) => boolean,
+): { fingerprints: Map<string, string>; kept: Map<string, ResourceAccessSummary[]> } {
+  const fingerprints = new Map<string, string>();
+  const kept = new Map<string, ResourceAccessSummary[]>();
+  let arn: string | undefined;
+  let group: ResourceAccessSummary[] = [];
+  let [a, b] = [0, 0];
+  const close = () => {
+    if (arn === undefined) return;
+    if (fingerprints.has(arn)) throw new Error(`The reach of ${arn} did not come in one run.`);
+    const fingerprint = `${a}.${b}.${group.length}`;
+    fingerprints.set(arn, fingerprint);
+    if (keep?.(arn, fingerprint)) kept.set(arn, group);
+  };
+  for (const row of rows) {
+    if (row.resourceArn !== arn) {
+      close();
+      [arn, group, a, b] = [row.resourceArn, [], 0, 0];
+    }
+    const text = rowText(row);
+    a = (a + fnv(text, 2166136261)) >>> 0;
+    b = (b + fnv(text, 0x9747b28c)) >>> 0;
+    if (keep) group.push(row);
+  }
+  close();
+  return { fingerprints, kept };
+}
+
+/**
+ * A stored resource with the given principals' entries replaced by `rows`: the other entries'
+ * bytes are kept as they are (their numbers are the previous dictionary's, which the new one
+ * extends), and who reaches it is summed up again for the findings.
+ */
+export function patchReach(
+  stored: StoredResourceResult,
+  rows: readonly ResourceAccessSummary[],
+  principals: ReadonlySet<string>,
+  dictionary: Pick<DictionaryHead, "principals" | "capabilities">,
+  numbering: AppendedNumbering,
+): RecordedResource {
+  const { header, headerBytes, reach } = resourceParts(stored);
+  // A principal holds a capability on a resource once: the holders of a capability are its
+  // entries, counted without naming them. Only principals outside the account are named.
+  const outside = new ReachSummer();
+  const counts = new Map<string, number>();
+  const perNumber = new Int32Array(dictionary.capabilities.length);
+  const kept: Uint8Array[] = [];
+  const dropped = new Set<number>();
+  dictionary.principals.forEach(([arn], i) => {
+    if (principals.has(arn)) dropped.add(i);
+  });
+  let runStart = 0;
+  scanReach(reach, (principal, capability, flags, start, end) => {
+    if (dropped.has(principal)) {
+      if (start > runStart) kept.push(reach.subarray(runStart, start));
+      runStart = end;
+      return;
+    }
+    perNumber[capability] = (perNumber[capability] ?? 0) + 1;
+    if (!isInAccount(flags)) {
+      const [arn, type] = dictionary.principals[principal] ?? ["", ""];
+      outside.add(arn, type, dictionary.capabilities[capability] ?? "", false, principal);
+    }
+  });
+  if (reach.length > runStart) kept.push(reach.subarray(runStart));
+  perNumber.forEach((n, i) => {
+    const capability = dictionary.capabilities[i] ?? "";
+    if (n > 0 && RISKY.has(capability)) counts.set(capability, (counts.get(capability) ?? 0) + n);
+  });
+  const writer = new ReachWriter();
+  for (const row of rows) {
+    writer.add(numbering, row);
+    if (RISKY.has(row.capability))
+      counts.set(row.capability, (counts.get(row.capability) ?? 0) + 1);
+  }
+  const summary = { holders: counts, outside: outside.summary().outside };
+  return {
+    head: {
+      arn: stored.resourceArn,
+      type: stored.resourceType,
+      service: header.service ?? "",
+      name: stored.resourceName,
+      tags: header.tags ?? {},
+      confidentiality: stored.confidentiality,
+    },
+    summary,
+    stored: withReach(stored, headerBytes, [...kept, writer.bytes()]),
+  };
+}

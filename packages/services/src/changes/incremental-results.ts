@@ -1,0 +1,298 @@
+import type { CollectedAccount } from "@sightline/aws";
+import {
+  beginAnalysisResult,
+  copyAnalysisRows,
+  deleteAccessChanges,
+  type Executor,
+  finishSteppedResult,
+  insertAccessChanges,
+  insertPrincipalResults,
+  insertResourceResults,
+  previousAnalysisResult,
+  principalResultsOf,
+  recordComparison,
+  recordFindings,
+  resourceResultsOf,
+  type StoredAccessChange,
+} from "@sightline/db";
+import {
+  type AccessChange,
+  type ChangeCause,
+  type CollectionMetadata,
+  DEFAULT_REVIEW_SETTINGS,
+  type ReviewSettings,
+} from "@sightline/domain";
+import { analyzeAccount, changeScope, createAccountModel, principalReach } from "@sightline/engine";
+import type { AnalysisChanges, FencedWrite } from "./analysis-changes.ts";
+import { changeCauses } from "./change-cause.ts";
+import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
+import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
+import { patchReach, reachFingerprints } from "./incremental-reach.ts";
+import {
+  type DictionaryAdded,
+  readReachDictionary,
+  readReachDictionaryHead,
+} from "./reach-dictionary.ts";
+import { AppendedNumbering, type ReachDictionary } from "./reach-encoding.ts";
+import { PrincipalRecords, ResourceRecords } from "./record-text.ts";
+import { currentResultsVersion, storedPrincipal, storedResource } from "./result-records.ts";
+import { awsResultsInput } from "./results-input.ts";
+
+const BATCH = 200;
+const MAX_ALERT_CHANGES = 10_000;
+
+/** What an event step's results were made from, and what it remade. */
+export type IncrementalOutcome =
+  | {
+      kind: "stepped";
+      changes: AnalysisChanges;
+      /** Principals and resources remade whole; resources whose reach was patched. */
+      remade: { principals: number; resources: number; patched: number };
+    }
+  /** The step could not keep the previous results: the caller analyses the account whole. */
+  | { kind: "whole"; reason: string };
+
+interface ExecutionKey {
+  executionId: string;
+  customerId: string;
+  accountId: string;
+  provider: string;
+  analysisTime: Date;
+}
+
+const json = (value: unknown) => JSON.stringify(value ?? null);
+
+/** The keys of two records whose entries differ (added, removed or changed). */
+function changedKeys(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => json(before[k]) !== json(after[k]));
+}
+
+/** Principals and resources whose collected details (last use, credentials, tags) changed. */
+function metadataChanges(before: CollectionMetadata, after: CollectionMetadata) {
+  const byArn = (m: CollectionMetadata) =>
+    Object.fromEntries((m.credentialReport?.rows ?? []).map((r) => [r.arn, r]));
+  return {
+    principals: [
+      ...changedKeys(before.roleLastUsed, after.roleLastUsed),
+      ...changedKeys(byArn(before), byArn(after)),
+    ],
+    resources: [
+      ...changedKeys(before.buckets, after.buckets),
+      ...changedKeys(before.keys, after.keys),
+    ],
+  };
+}
+
+async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+/**
+ * An event step's results: the newest results (of the snapshot the step patched) with what the
+ * change reaches remade (`changeScope`), the rest copied in Postgres; then compared with them
+ * on what was remade only (the copies are equal by construction), findings looked at again for
+ * what was remade, the changes stored. Answers `whole` when it cannot: the results are another
+ * engine's or another snapshot's, or the change reaches the whole account.
+ */
+export async function recordIncrementalChanges(input: {
+  db: Executor;
+  execution: ExecutionKey;
+  /** The execution whose results were made from `before`. */
+  previousExecutionId: string;
+  before: CollectedAccount;
+  after: CollectedAccount;
+  settings?: ReviewSettings;
+  fenced: FencedWrite;
+  /** Each change's cause (`recordAnalysisChanges`'s). */
+  causeOf?: (change: AccessChange) => ChangeCause;
+}): Promise<IncrementalOutcome> {
+  const { db, execution, before, after, fenced } = input;
+  const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
+  const previous = await previousAnalysisResult(db, execution);
+  if (!previous || previous.executionId !== input.previousExecutionId)
+    return { kind: "whole", reason: "the newest results are not those of the snapshot patched" };
+  if (previous.resultsVersion !== currentResultsVersion())
+    return { kind: "whole", reason: "the newest results were made by another engine version" };
+  const head = await readReachDictionaryHead(db, previous.executionId);
+  if (!head) return { kind: "whole", reason: "the newest results have no reach" };
+  const models = [createAccountModel(before.snapshot), createAccountModel(after.snapshot)] as const;
+  const found = changeScope(
+    { snapshot: before.snapshot, model: models[0] },
+    { snapshot: after.snapshot, model: models[1] },
+  );
+  if (found.kind === "all") return { kind: "whole", reason: found.reason };
+  const details = metadataChanges(before.metadata, after.metadata);
+  const principalsInScope = new Set([...found.principals, ...details.principals]);
+  // A role is a resource too: its findings are about one ARN, so both are looked at again.
+  const rolesInScope = [...principalsInScope].filter((arn) =>
+    models.some((m) => m.resourcePolicies.has(arn)),
+  );
+  const scope = {
+    principals: principalsInScope,
+    resources: new Set([...found.resources, ...details.resources, ...rolesInScope]),
+  };
+  const accounts = [execution.accountId];
+  const analysis = analyzeAccount(models[1], { accounts, scope });
+  const results = awsResultsInput(analysis, after);
+  const principalRecords = new PrincipalRecords(analysis, results.principalDetails);
+  for (const row of analysis.principalAccessSummaries()) principalRecords.add(row);
+  const principals = principalRecords.finish();
+
+  const numbering = new AppendedNumbering(head.counts);
+  const extras = [...(results.extraResources ?? [])].filter((r) =>
+    scope.resources.has(r.resourceArn),
+  );
+  const resourceRecords = new ResourceRecords(analysis, results.resourceDetails, extras, numbering);
+  for (const row of analysis.resourceAccessSummaries()) resourceRecords.add(row);
+  const remade = resourceRecords.finish();
+
+  // The changed principals' reach on every other resource, before and after.
+  // Only the resources where their rows differ are kept in memory, and patched.
+  const was = reachFingerprints(
+    principalReach(models[0], scope.principals, scope.resources, { accounts }),
+  ).fingerprints;
+  const is = reachFingerprints(
+    principalReach(models[1], scope.principals, scope.resources, { accounts }),
+    (arn, fingerprint) => was.get(arn) !== fingerprint,
+  );
+  const differ = new Set(is.kept.keys());
+  for (const arn of was.keys()) if (!is.fingerprints.has(arn)) differ.add(arn);
+  if ([...is.kept.values()].some((rows) => rows.some((r) => !r.inAccount)))
+    return {
+      kind: "whole",
+      reason: "a changed principal reaches a resource from outside its account",
+    };
+  const patched = (await resourceResultsOf(db, previous.executionId, [...differ])).map((stored) =>
+    patchReach(stored, is.kept.get(stored.resourceArn) ?? [], scope.principals, head, numbering),
+  );
+  const fresh = numbering.added.dictionary();
+  const added: DictionaryAdded = {
+    base: head.added?.base ?? head.counts,
+    principals: [...(head.added?.principals ?? []), ...fresh.principals],
+    capabilities: [...(head.added?.capabilities ?? []), ...fresh.capabilities],
+    grants: [...(head.added?.grants ?? []), ...fresh.grants],
+  };
+  const { executionId } = execution;
+  const resources = [...remade, ...patched];
+  await fenced((tx) =>
+    beginAnalysisResult(tx, {
+      ...execution,
+      resultsVersion: currentResultsVersion(),
+      previousExecutionId: null,
+    }),
+  );
+  const copied = await fenced((tx) =>
+    copyAnalysisRows(tx, previous.executionId, executionId, {
+      principals: [...scope.principals],
+      resources: [...scope.resources, ...differ],
+    }),
+  );
+  for (let i = 0; i < principals.length; i += BATCH) {
+    const batch = principals.slice(i, i + BATCH).map((p) => p.stored);
+    await fenced((tx) => insertPrincipalResults(tx, executionId, batch));
+  }
+  for (let i = 0; i < resources.length; i += 20) {
+    const batch = resources.slice(i, i + 20).map((r) => r.stored);
+    await fenced((tx) => insertResourceResults(tx, executionId, batch));
+  }
+  await fenced((tx) =>
+    finishSteppedResult(tx, executionId, {
+      principals: copied.principals + principals.length,
+      resources: copied.resources + resources.length,
+      from: previous.executionId,
+      added,
+    }),
+  );
+
+  // Changes: only what was remade can differ.
+  const context: ComparisonContext = {
+    previousExecutionId: previous.executionId,
+    executionId,
+    confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
+  };
+  const principalArns = [...scope.principals];
+  const resourceArns = [...new Set([...scope.resources, ...differ])];
+  // Read only should a confidential resource's whole reach be compared.
+  const dictionaries = new Map<string, Promise<ReachDictionary>>();
+  const dictionaryOf = (id: string) => {
+    let found = dictionaries.get(id);
+    if (!found) {
+      found = readReachDictionary(db, id).then((d) => {
+        if (!d) throw new Error(`The results of ${id} have no reach dictionary.`);
+        return d;
+      });
+      dictionaries.set(id, found);
+    }
+    return found;
+  };
+  const principalsIn = async (id: string) =>
+    listed((await principalResultsOf(db, id, principalArns)).map(storedPrincipal));
+  const resourcesIn = async (id: string) =>
+    listed(
+      (await resourceResultsOf(db, id, resourceArns)).map((r) =>
+        storedResource(r, () => dictionaryOf(id)),
+      ),
+    );
+  const streams = [
+    comparePrincipals(
+      context,
+      await principalsIn(previous.executionId),
+      await principalsIn(executionId),
+    ),
+    compareResources(
+      context,
+      await resourcesIn(previous.executionId),
+      await resourcesIn(executionId),
+    ),
+  ];
+  const causeOf = input.causeOf ?? changeCauses();
+  const alertChanges: AccessChange[] = [];
+  let changeCount = 0;
+  let pending: StoredAccessChange[] = [];
+  const flush = async () => {
+    const batch = pending;
+    await fenced((tx) => insertAccessChanges(tx, execution, batch, changeCount - batch.length));
+    pending = [];
+  };
+  await fenced((tx) => deleteAccessChanges(tx, executionId));
+  for (const stream of streams)
+    for await (const change of stream) {
+      const cause = causeOf(change);
+      if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
+      pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
+      changeCount++;
+      if (pending.length >= BATCH) await flush();
+    }
+  await flush();
+
+  const collector = new FindingCollector(execution, execution.analysisTime, settings);
+  for (const p of principals) collector.addPrincipal(p.head);
+  for (const r of resources) collector.addResource(r.head, r.summary);
+  const { current } = await fenced((tx) =>
+    recordFindings(tx, execution, collector.findings(), [
+      ...principalArns.flatMap((arn) => PRINCIPAL_FINDING_KINDS.map((k) => `${k} ${arn}`)),
+      ...resourceArns.flatMap((arn) => RESOURCE_FINDING_KINDS.map((k) => `${k} ${arn}`)),
+    ]),
+  );
+  await fenced((tx) =>
+    recordComparison(tx, executionId, {
+      previousExecutionId: previous.executionId,
+      changes: changeCount,
+      findings: current.length,
+    }),
+  );
+  return {
+    kind: "stepped",
+    changes: {
+      reports: [],
+      changes: alertChanges,
+      counts: { changes: changeCount, findings: current.length, baseline: false },
+      warnings: [],
+    },
+    remade: { principals: principals.length, resources: remade.length, patched: patched.length },
+  };
+}

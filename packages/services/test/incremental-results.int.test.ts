@@ -1,0 +1,191 @@
+import type { CollectedAccount } from "@sightline/aws";
+import {
+  createDb,
+  type DbHandle,
+  finishExecution,
+  getPartnerCustomer,
+  insertExecution,
+  listAccessChanges,
+  listFindings,
+  principalResultPages,
+  resourceResultPages,
+} from "@sightline/db";
+import {
+  createPartnerCustomer,
+  createTestDatabase,
+  type TestDatabase,
+} from "@sightline/db/testing";
+import type { AccountSnapshot } from "@sightline/engine";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACCOUNT, generateAccount } from "../../engine/bench/generate-account.ts";
+import { changed, MUTATIONS, TINY } from "../../engine/bench/random-changes.ts";
+import { recordAnalysisChanges } from "../src/changes/analysis-changes.ts";
+import { recordIncrementalChanges } from "../src/changes/incremental-results.ts";
+import { readReachDictionary } from "../src/changes/reach-dictionary.ts";
+import { decodePrincipal, decodeResource } from "../src/changes/result-records.ts";
+import { analyseForResults, reanalyseSnapshot } from "../src/changes/results-input.ts";
+import { ResultsRecorder } from "../src/changes/results-recorder.ts";
+
+/**
+ * An event step stores what a change reaches anew and copies the rest of the previous results.
+ * On random accounts and random changes, its results equal a whole analysis's of the changed
+ * account: the decoded principals with their access, the resources with who reaches them, the
+ * changes against the first analysis and the findings.
+ */
+
+let database: TestDatabase;
+let handle: DbHandle;
+beforeAll(async () => {
+  database = await createTestDatabase(process.env.DATABASE_URL);
+  handle = createDb(database.url, { maxConnections: 4 });
+});
+afterAll(async () => {
+  await handle?.close();
+  await database?.dispose();
+});
+
+const collection = (snapshot: AccountSnapshot): CollectedAccount => ({
+  snapshot,
+  metadata: {
+    accountId: ACCOUNT,
+    partition: "aws",
+    callerArn: `arn:aws:sts::${ACCOUNT}:assumed-role/auditor/sightline`,
+    regions: ["us-east-1"],
+    startedAt: "2026-11-29T00:00:00Z",
+    finishedAt: "2026-11-29T00:00:01Z",
+    roleLastUsed: {},
+    buckets: {},
+    keys: {},
+  },
+  warnings: [],
+});
+
+async function newCustomer(): Promise<string> {
+  const key = await createPartnerCustomer(handle.db);
+  return (await getPartnerCustomer(handle.db, key))?.customerId as string;
+}
+
+let sequence = 0;
+async function execution(customerId: string, analysisTime: Date) {
+  const executionId = `ondemand-${customerId}-${ACCOUNT}-20261129_${String(sequence++).padStart(4, "0")}`;
+  const row = {
+    executionId,
+    kind: "ondemand" as const,
+    customerId,
+    accountId: ACCOUNT,
+    provider: "aws",
+    authMethod: "config" as const,
+  };
+  await insertExecution(handle.db, { execution: row }, async () => {});
+  return { ...row, analysisTime };
+}
+
+async function whole(customerId: string, snapshot: AccountSnapshot, time: Date) {
+  const key = await execution(customerId, time);
+  await recordAnalysisChanges({
+    db: handle.db,
+    execution: key,
+    results: new ResultsRecorder(analyseForResults(collection(snapshot))),
+    reanalyse: reanalyseSnapshot,
+    dir: "/nonexistent-reports-not-written",
+    formats: [],
+  });
+  await finishExecution(handle.db, key.executionId, {
+    status: "succeeded",
+    reportKeys: [],
+    warnings: [],
+  });
+  return key;
+}
+
+/** What a reader of the store sees of an execution, without its IDs. */
+async function stored(key: { executionId: string; customerId: string }) {
+  const principals: unknown[] = [];
+  for await (const page of principalResultPages(handle.db, key.executionId))
+    for (const p of page) principals.push(decodePrincipal(p));
+  const dictionary = await readReachDictionary(handle.db, key.executionId);
+  if (!dictionary) throw new Error(`${key.executionId} has no reach dictionary`);
+  const resources: unknown[] = [];
+  for await (const page of resourceResultPages(handle.db, key.executionId))
+    for (const r of page) resources.push(await decodeResource(r, async () => dictionary));
+  const changes = (
+    await listAccessChanges(handle.db, {
+      customerId: key.customerId,
+      accountId: ACCOUNT,
+      limit: 10_000,
+    })
+  ).changes
+    .filter((c) => c.executionId === key.executionId)
+    .map((c) => {
+      const {
+        changeId: _,
+        executionId: _e,
+        previousExecutionId: _p,
+        ...rest
+      } = c.change as unknown as Record<string, unknown>;
+      return JSON.stringify(rest);
+    })
+    .sort();
+  const findings = (
+    await listFindings(handle.db, {
+      customerId: key.customerId,
+      accountId: ACCOUNT,
+      status: "active",
+      limit: 10_000,
+    })
+  ).findings
+    .map((f) => JSON.stringify([f.kind, f.subject, f.severity, f.detail]))
+    .sort();
+  return { principals, resources, changes, findings };
+}
+
+const mutationArb = fc.record({
+  kind: fc.constantFrom(...Object.keys(MUTATIONS)),
+  n: fc.array(fc.nat(1000), { minLength: 6, maxLength: 6 }),
+});
+
+describe("an event step's results", () => {
+  it("equal a whole analysis's of the changed account", async () => {
+    let stepped = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(10_000),
+        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+        async (seed, mutations) => {
+          const before = generateAccount(TINY, seed);
+          const after = changed(before, mutations);
+          const [t0, t1] = [new Date("2026-11-29T07:00:00Z"), new Date("2026-11-29T07:01:00Z")];
+          // One customer analysed whole twice; another analysed whole, then stepped.
+          const [a, b] = [await newCustomer(), await newCustomer()];
+          await whole(a, before, t0);
+          const wholeAfter = await whole(a, after, t1);
+          const first = await whole(b, before, t0);
+          const step = await execution(b, t1);
+          const outcome = await recordIncrementalChanges({
+            db: handle.db,
+            execution: step,
+            previousExecutionId: first.executionId,
+            before: collection(before),
+            after: collection(after),
+            fenced: (write) => write(handle.db),
+          });
+          if (outcome.kind === "whole") return;
+          await finishExecution(handle.db, step.executionId, {
+            status: "succeeded",
+            reportKeys: [],
+            warnings: [],
+          });
+          stepped++;
+          const [expected, actual] = [await stored(wholeAfter), await stored(step)];
+          expect(actual.principals).toEqual(expected.principals);
+          expect(actual.resources).toEqual(expected.resources);
+          expect(actual.changes).toEqual(expected.changes);
+          expect(actual.findings).toEqual(expected.findings);
+        },
+      ),
+      { numRuns: 25 },
+    );
+    expect(stepped).toBeGreaterThan(15);
+  }, 600_000);
+});
