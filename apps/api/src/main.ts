@@ -8,6 +8,7 @@ import { createLogger } from "@sightline/logging";
 import { loadOperatorKey, parseConfig } from "@sightline/runtime";
 import {
   alertSettingsOf,
+  drainJobQueue,
   loadMasterKey,
   startJobQueue,
   startWorker,
@@ -147,11 +148,12 @@ async function main() {
   }
   // The API answers first; the worker starts taking jobs right after, in this process or, with
   // SIGHTLINE_ROLE=all, in a child process, off the API's event loop.
-  if (workerDb)
-    await startWorker(
-      { ...running.deps.services, db: workerDb.db, databaseUrl: database.url },
-      settings,
-    );
+  const worker = workerDb
+    ? await startWorker(
+        { ...running.deps.services, db: workerDb.db, databaseUrl: database.url },
+        settings,
+      )
+    : undefined;
   const workerChild: WorkerChild | undefined =
     role === "all"
       ? startWorkerChild({
@@ -167,10 +169,21 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drainSeconds: config.SIGHTLINE_DRAIN_SECONDS }, "shutting down");
-    server?.close();
-    // Running analyses finish (up to the drain time); jobs not yet taken stay queued.
-    await workerChild?.stop((config.SIGHTLINE_DRAIN_SECONDS + 10) * 1000);
-    await boss.stop({ graceful: true, timeout: config.SIGHTLINE_DRAIN_SECONDS * 1000, wait: true });
+    // No new connection; the requests already read are answered before the pools close (a
+    // request longer than SIGHTLINE_REQUEST_TIMEOUT_SECONDS is cut off by the server anyway).
+    const answered = new Promise<void>((resolve) =>
+      server ? server.close(() => resolve()) : resolve(),
+    );
+    // Running analyses finish (up to the drain time), those still running then are handed back
+    // to run again at once elsewhere; jobs not yet taken stay queued.
+    await workerChild?.stop((config.SIGHTLINE_DRAIN_SECONDS + 40) * 1000);
+    await drainJobQueue(boss, worker?.leases, config.SIGHTLINE_DRAIN_SECONDS * 1000);
+    await Promise.race([
+      answered,
+      new Promise((resolve) =>
+        setTimeout(resolve, (config.SIGHTLINE_REQUEST_TIMEOUT_SECONDS + 5) * 1000).unref(),
+      ),
+    ]);
     await running.close();
     await workerDb?.close();
     await database.stop();

@@ -49,7 +49,7 @@ async function main() {
   // What the operator must settle since tenant isolation: logged at every start until settled.
   await warnPendingOemRevocations(services.ctx.db, logger);
   await warnSharedAuditorRoles(services.ctx.db, logger);
-  await startWorker(services.ctx, settings);
+  const { leases } = await startWorker(services.ctx, settings);
   stopDatabase = undefined;
 
   let stopping = false;
@@ -57,7 +57,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drainSeconds: config.SIGHTLINE_DRAIN_SECONDS }, "draining");
-    await services.close(config.SIGHTLINE_DRAIN_SECONDS * 1000);
+    await services.close(config.SIGHTLINE_DRAIN_SECONDS * 1000, leases);
     await database.stop();
     logger.info("stopped");
     process.exit(0);

@@ -88,6 +88,23 @@ export async function releaseJobLease(
 }
 
 /**
+ * Lets this owner's leases of `jobIds` lapse now (a worker handing its running jobs back as it
+ * stops); answers those of them still leased (`reapLostLeases` takes them back).
+ */
+export async function expireJobLeases(
+  db: Executor,
+  input: { owner: string; jobIds: readonly string[] },
+): Promise<string[]> {
+  if (input.jobIds.length === 0) return [];
+  const rows = await db
+    .update(jobLeases)
+    .set({ expiresAt: sql`now() - interval '1 hour'` })
+    .where(and(eq(jobLeases.owner, input.owner), inArray(jobLeases.jobId, [...input.jobIds])))
+    .returning({ jobId: jobLeases.jobId });
+  return rows.map((r) => r.jobId);
+}
+
+/**
  * The fence: true while the job's lease is held, and then the row stays locked until the
  * transaction `tx` ends, so that no reaper can take the job back while the attempt writes.
  */

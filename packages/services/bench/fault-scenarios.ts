@@ -34,6 +34,17 @@ export interface Scenario {
 
 const bucket = smallAccount.INBOX_BUCKET;
 
+async function retried<T>(read: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (tries >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * tries));
+    }
+  }
+}
+
 async function outcome(
   pipeline: Pipeline,
   executionIds: string[],
@@ -47,7 +58,8 @@ async function outcome(
     workDir: pipeline.settings.analysis.workDir,
     endWithinSeconds: 120,
   });
-  const ended = await Promise.all(executionIds.map((id) => pipeline.finished(id)));
+  // The fault may have cut this process's own connections too: a failed read is asked again.
+  const ended = await retried(() => Promise.all(executionIds.map((id) => pipeline.finished(id))));
   const last = Math.max(...ended.map((e) => e.finishedAt?.getTime() ?? Date.now()));
   return {
     recoverySeconds: (last - since) / 1000,
@@ -74,7 +86,7 @@ export async function inProcessScenarios(databaseUrl: string) {
   const { fake, settings } = pipeline;
   settings.analysis.awsClientOptions = {
     ...settings.analysis.awsClientOptions,
-    requestTimeoutMs: 2000,
+    requestTimeoutMs: 5000,
   };
   const partner = await pipeline.partner({
     featureFlags: { latestReportEnabled: true, hiveEnabled: true },

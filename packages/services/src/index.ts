@@ -67,6 +67,7 @@ export {
 } from "./queue/analysis-queue.ts";
 export { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from "./queue/lease-keeper.ts";
 export { readQueueFigures } from "./queue/queue-figures.ts";
+export { drainJobQueue } from "./runtime/drain-job-queue.ts";
 export { loadMasterKey } from "./runtime/load-master-key.ts";
 export { type OpenedServices, openServiceContext } from "./runtime/open-service-context.ts";
 export { startJobQueue } from "./runtime/start-job-queue.ts";

@@ -7,7 +7,7 @@ import { startPipeline } from "./support/pipeline.ts";
 
 // The cloud failing under an analysis: each fault ends as a retry that succeeds or a clear
 // failure, as the failure is, and the invariants hold after it. The SDK makes 3 attempts per
-// call, the job 3 (1 s apart); an AWS call silent for 2 s has timed out.
+// call, the job 3 (1 s apart); an AWS call silent for 5 s has timed out.
 const pipeline = await startPipeline();
 afterAll(() => pipeline.close());
 afterEach(() => pipeline.fake.clearFaults());
@@ -16,7 +16,7 @@ const bucket = smallAccount.INBOX_BUCKET;
 const keyArn = smallAccount.INBOX_KEY_ARN;
 pipeline.settings.analysis.awsClientOptions = {
   ...pipeline.settings.analysis.awsClientOptions,
-  requestTimeoutMs: 2000,
+  requestTimeoutMs: 5000,
 };
 const partner = await pipeline.partner({
   featureFlags: { latestReportEnabled: true, hiveEnabled: true },

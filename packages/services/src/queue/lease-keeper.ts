@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { Worker } from "node:worker_threads";
-import { acquireJobLease, reapLostLeases, releaseJobLease, renewJobLeases } from "@sightline/db";
+import {
+  acquireJobLease,
+  expireJobLeases,
+  reapLostLeases,
+  releaseJobLease,
+  renewJobLeases,
+} from "@sightline/db";
 import type PgBoss from "pg-boss";
 import type { ServiceContext } from "../context.ts";
 import { threadEntry } from "../runtime/thread-entry.ts";
@@ -232,6 +238,46 @@ export class LeaseKeeper {
         run.controller.abort(new LeaseLostError(id, "overrun"));
       }
     }
+  }
+
+  /**
+   * Hands every running job back at once, as a worker stops whose drain ran out: its lease is
+   * let go and the job put back (to run again at once, without back-off and without counting a
+   * retry, as a lost lease's), then its attempt is stopped. pg-boss's own stop would fail it
+   * instead: a retry counted, run after its back-off. A job whose lease cannot be taken back
+   * within `withinMs` (the database gone) is left running: its lease lapses with this process.
+   */
+  async handBack(withinMs = 10_000): Promise<number> {
+    const running = new Map(this.#running);
+    for (const id of running.keys()) {
+      this.#running.delete(id);
+      this.#heartbeat?.postMessage({ remove: id } satisfies ToHeartbeat);
+    }
+    let left = [...running.keys()];
+    const deadline = Date.now() + withinMs;
+    while (left.length > 0 && Date.now() < deadline) {
+      try {
+        await expireJobLeases(this.ctx.db, { owner: this.owner, jobIds: left });
+        await this.reap();
+        left = await expireJobLeases(this.ctx.db, { owner: this.owner, jobIds: left });
+      } catch (error) {
+        this.ctx.logger.warn({ err: error }, "job leases: a job could not be handed back yet");
+      }
+      if (left.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const handedBack = [...running].filter(([id]) => !left.includes(id));
+    // Only now is each attempt stopped: its job is no longer active, so pg-boss's `complete`
+    // after it changes nothing.
+    for (const [id, run] of handedBack) run.controller.abort(new LeaseLostError(id, "lost"));
+    for (const id of left) {
+      const run = running.get(id);
+      if (run) this.#running.set(id, run);
+    }
+    this.ctx.logger.warn(
+      { handedBack: handedBack.length, left: left.length },
+      "stopping: running jobs handed back to run again at once",
+    );
+    return handedBack.length;
   }
 
   /** Puts the jobs of dead workers back (every worker does this, on its beat). */

@@ -3,13 +3,18 @@ import type { Logger } from "@sightline/logging";
 import type { AlertSettings } from "../alerts/alert-settings.ts";
 import type { ServiceContext } from "../context.ts";
 import type { QueueSettings } from "../queue/analysis-queue.ts";
+import type { LeaseKeeper } from "../queue/lease-keeper.ts";
+import { drainJobQueue } from "./drain-job-queue.ts";
 import { loadMasterKey } from "./load-master-key.ts";
 import { startJobQueue } from "./start-job-queue.ts";
 
 export interface OpenedServices {
   ctx: ServiceContext;
-  /** Waits for running jobs up to `drainMs`, then closes the queue and the pool. */
-  close(drainMs: number): Promise<void>;
+  /**
+   * Waits for running jobs up to `drainMs`, hands back those still running (to `leases`' reaper:
+   * they run again at once elsewhere), then closes the queue and the pool.
+   */
+  close(drainMs: number, leases?: LeaseKeeper): Promise<void>;
 }
 
 /** The verbs' context for a worker process: a pool, the job queue with maintenance, the key. */
@@ -35,8 +40,8 @@ export async function openServiceContext(options: {
       now: () => new Date(),
       ...(options.alerts ? { alerts: options.alerts } : {}),
     },
-    async close(drainMs) {
-      await boss.stop({ graceful: true, timeout: drainMs, wait: true });
+    async close(drainMs, leases) {
+      await drainJobQueue(boss, leases, drainMs);
       await database.close();
     },
   };

@@ -259,7 +259,8 @@ export async function startPipeline(
     },
     async finished(executionId) {
       for (;;) {
-        const row = await getExecution(ctx.db, executionId);
+        // A fault test may have cut this pool's connection: the next poll asks again.
+        const row = await getExecution(ctx.db, executionId).catch(() => undefined);
         if (row && (row.status === "succeeded" || row.status === "failed")) return row;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
