@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { analyzeAzureSubscription } from "@sightline/engine";
+import { analyzeAzureSubscription } from "@sightline/engine/azure";
 import { type ReportFormat, writeAzureReports } from "@sightline/reports";
 import { type AzureFiles, loadAzureSnapshot } from "./load-azure-snapshot.ts";
 

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
 import { listAzureOperations } from "@sightline/capabilities";
-import { analyzeAzureSubscription } from "../src/index.ts";
+import { analyzeAzureSubscription } from "../src/azure/index.ts";
 import { AZURE_SIZES, generateAzureTenant } from "./generate-azure-tenant.ts";
 
 type SizeName = keyof typeof AZURE_SIZES;

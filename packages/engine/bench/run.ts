@@ -1,9 +1,14 @@
-// Benchmark: pnpm --filter @sightline/engine bench [-- small|medium|large] [--digest]
+// Benchmark: pnpm --filter @sightline/engine bench:analysis [-- small|medium|large …] [--digest]
+//   [--baseline <git ref> | --no-baseline] [--pairs N]
 // `--digest` prints a SHA-256 over the JSON of every row, in order (principals, resources,
 // both summaries): performance work must leave it unchanged.
+// After the sizes, each is analysed again beside an earlier commit's engine, in alternated
+// fresh processes (compare-baseline.ts): `--baseline` names the commit (default
+// DEFAULT_BASELINE), `--pairs` how many pairs per size (default 5, large 3).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
 import { listAwsActions } from "@sightline/capabilities";
 import { analyzeAccount, createAccountModel } from "../src/index.ts";
 import {
@@ -13,7 +18,14 @@ import {
   reportedResources,
   sampleRequests,
 } from "./check-agreement.ts";
+import { compareWithBaseline } from "./compare-baseline.ts";
 import { generateAccount, SIZES } from "./generate-account.ts";
+
+/**
+ * The engine at the end of round 2 (the last engine commit of 2026-11-26 09:54 UTC, before
+ * round 3's work): the medium account took 0.57 s there on this kind of machine.
+ */
+const DEFAULT_BASELINE = "d59dc845d7891f92345b04356d726647ef5e5f0f";
 
 type SizeName = keyof typeof SIZES;
 const SAMPLING: Record<SizeName, AgreementOptions> = {
@@ -121,14 +133,30 @@ function format(r: SizeResult): string {
   ].join("\n");
 }
 
-const args = process.argv.slice(2);
-const child = args.includes("--child");
-const only = args.find((a): a is SizeName => a in SIZES);
-const withDigest = args.includes("--digest");
-if (child && only) {
-  process.stdout.write(`${JSON.stringify(runSize(only, withDigest))}\n`);
+// pnpm passes on the `--` that separates its own arguments from the script's.
+const argv = process.argv.slice(2);
+if (argv[0] === "--") argv.shift();
+const { values: flags, positionals } = parseArgs({
+  args: argv,
+  options: {
+    child: { type: "boolean" },
+    digest: { type: "boolean" },
+    baseline: { type: "string" },
+    "no-baseline": { type: "boolean" },
+    pairs: { type: "string" },
+  },
+  allowPositionals: true,
+});
+const child = flags.child === true;
+const chosen = positionals.filter((a): a is SizeName => a in SIZES);
+const withDigest = flags.digest === true;
+const baselineRef = flags["no-baseline"] ? undefined : (flags.baseline ?? DEFAULT_BASELINE);
+const pairs = Number(flags.pairs ?? 0);
+if (!Number.isInteger(pairs) || pairs < 0) throw new Error("--pairs must be a whole number");
+if (child && chosen[0]) {
+  process.stdout.write(`${JSON.stringify(runSize(chosen[0], withDigest))}\n`);
 } else {
-  const sizes = only ? [only] : (Object.keys(SIZES) as SizeName[]);
+  const sizes = chosen.length > 0 ? chosen : (Object.keys(SIZES) as SizeName[]);
   let failed = false;
   for (const size of sizes) {
     // Each size in its own process so that peak memory is that size's alone.
@@ -152,6 +180,15 @@ if (child && only) {
     const result = JSON.parse(line) as SizeResult;
     console.log(format(result));
     if (result.mismatches.length > 0) failed = true;
+  }
+  if (baselineRef) {
+    const compared = compareWithBaseline({
+      ref: baselineRef,
+      sizes: sizes.map((s) => SIZES[s]),
+      pairs: (s) => pairs || (s.name === "large" ? 3 : 5),
+      digest: withDigest,
+    });
+    if (!compared) failed = true;
   }
   process.exit(failed ? 1 : 0);
 }

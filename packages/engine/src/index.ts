@@ -46,12 +46,9 @@ export {
   formatConditionAtom,
   formatFormula,
 } from "./authorize/format-authorization.ts";
-export {
-  type AzureAnalyzeOptions,
-  analyzeAzureSubscription,
-  azureResourceMetadata,
-} from "./azure/analyze-azure.ts";
-export { AzureSnapshotError } from "./azure/azure-model.ts";
+// Azure's functions, its error and its input schema load zod: they are exported by
+// `@sightline/engine/azure` (src/azure/index.ts). Its types, erased at run time, are here too.
+export type { AzureAnalyzeOptions } from "./azure/analyze-azure.ts";
 export type {
   AzureDenyAssignmentInput,
   AzureDenyAssignmentProperties,
@@ -64,7 +61,6 @@ export type {
   AzureRoleDefinitionInput,
   AzureSnapshot,
 } from "./azure/azure-snapshot.ts";
-export { azureSnapshotSchema } from "./azure/azure-snapshot.ts";
 export { ENGINE_VERSION } from "./engine-version.ts";
 export type {
   AccessEdgeAttributes,

@@ -7,14 +7,14 @@ import {
   matchOperation,
   sharedAzureOperationIndex,
 } from "../src/azure/azure-operations.ts";
-import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
 import {
   type AzureSnapshot,
   AzureSnapshotError,
   analyzeAzureSubscription,
   azureResourceMetadata,
-  type PrincipalAccessSummary,
-} from "../src/index.ts";
+} from "../src/azure/index.ts";
+import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
+import type { PrincipalAccessSummary } from "../src/index.ts";
 
 const SUB = "11111111-1111-1111-1111-111111111111";
 const minimal = (): AzureSnapshot => ({

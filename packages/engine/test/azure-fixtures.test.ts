@@ -3,15 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AzureAnalysis } from "../src/azure/analyze-azure.ts";
 import { sharedAzureOperationIndex } from "../src/azure/azure-operations.ts";
-import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
 import {
-  type AccessLevel,
   type AzureRoleDefinitionInput,
   type AzureSnapshot,
   analyzeAzureSubscription,
-  type PrincipalAccessSummary,
-  type ResourceAccessSummary,
-} from "../src/index.ts";
+} from "../src/azure/index.ts";
+import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
+import type { AccessLevel, PrincipalAccessSummary, ResourceAccessSummary } from "../src/index.ts";
 import { expectIssuesMention, readFixtures } from "./support/fixture-files.ts";
 
 interface RowExpectation {

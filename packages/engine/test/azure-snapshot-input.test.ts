@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
 import {
-  type AccountAnalysis,
   type AzureSnapshot,
   AzureSnapshotError,
   analyzeAzureSubscription,
   azureResourceMetadata,
   azureSnapshotSchema,
-} from "../src/index.ts";
+} from "../src/azure/index.ts";
+import { readAzureSnapshot } from "../src/azure/read-azure-snapshot.ts";
+import type { AccountAnalysis } from "../src/index.ts";
 
 /**
  * The Azure snapshot read through its schema: a malformed entry of a list is left out with an

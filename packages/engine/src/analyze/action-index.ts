@@ -5,7 +5,7 @@ import {
   listAwsActions,
 } from "@sightline/capabilities";
 import { isAlwaysAllowedAction } from "../authorize/always-allowed.ts";
-import { compileGlob, matchCompiledGlob } from "../policy/glob.ts";
+import { compileGlob, foldCase, matchFoldedGlob } from "../policy/glob.ts";
 import type { Statement } from "../policy/policy-types.ts";
 import { setBit } from "./bits.ts";
 
@@ -42,6 +42,13 @@ export class ActionIndex {
   /** Actions that need no permission (`sts:GetCallerIdentity`): in no capability mask. */
   readonly alwaysAllowedMask: Uint32Array;
   private readonly byName = new Map<string, number>();
+  /**
+   * The actions' names and the windows' prefixes case-folded once (`foldCase`): each new pattern
+   * is matched against every catalogue action, and folding them per pattern cost a small
+   * account's analysis more than its principals did.
+   */
+  private readonly foldedActions: readonly string[];
+  private readonly foldedPrefixes: ReadonlyMap<PrefixWindow, string>;
   patternsExpanded = 0;
 
   constructor(actions: readonly AwsActionInfo[] = listAwsActions()) {
@@ -82,6 +89,8 @@ export class ActionIndex {
       for (let i = w.start; i < w.end; i++) setBit(w.ownMask, i - w.firstWord * 32);
     }
     this.windows = windows;
+    this.foldedActions = this.actions.map((info) => foldCase(info.action));
+    this.foldedPrefixes = new Map([...windows.values()].map((w) => [w, foldCase(w.prefix)]));
     const fullMask = new Uint32Array(this.words);
     for (let i = 0; i < this.actions.length; i++) setBit(fullMask, i);
     this.fullWindow = {
@@ -153,10 +162,9 @@ export class ActionIndex {
       const prefixGlob = compileGlob(prefixPattern, true);
       const actionGlob = compileGlob(key, true);
       for (const w of this.windows.values()) {
-        if (!matchCompiledGlob(prefixGlob, w.prefix)) continue;
+        if (!matchFoldedGlob(prefixGlob, this.foldedPrefixes.get(w) as string)) continue;
         for (let i = w.start; i < w.end; i++)
-          if (matchCompiledGlob(actionGlob, (this.actions[i] as AwsActionInfo).action))
-            setBit(bits, i);
+          if (matchFoldedGlob(actionGlob, this.foldedActions[i] as string)) setBit(bits, i);
       }
     }
     this.patternCache.set(key, bits);

@@ -104,7 +104,15 @@ function foldCharacter(ch: string): string {
 
 /** Does the text match the compiled pattern? */
 export function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
-  const t = glob.ignoreCase ? foldCase(text) : text;
+  return matchFoldedGlob(glob, glob.ignoreCase ? foldCase(text) : text);
+}
+
+/**
+ * `matchCompiledGlob` for a text already folded when the pattern ignores case
+ * (`foldCase(text)`): for texts matched against many patterns, such as the catalogue's action
+ * names, which are folded once instead of once per pattern.
+ */
+export function matchFoldedGlob(glob: CompiledGlob, t: string): boolean {
   const { pieces } = glob;
   const first = pieces[0] as GlobPiece;
   if (pieces.length === 1) return t.length === first.text.length && matchesAt(first, t, 0);

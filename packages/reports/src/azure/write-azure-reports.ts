@@ -1,4 +1,5 @@
-import { type AccountAnalysis, type AzureSnapshot, azureResourceMetadata } from "@sightline/engine";
+import type { AccountAnalysis, AzureSnapshot } from "@sightline/engine";
+import { azureResourceMetadata } from "@sightline/engine/azure";
 import { createReportContext } from "../rows/report-context.ts";
 import type { ReportFiles } from "../writers/hashing-file.ts";
 import { writeK9Reports } from "../writers/write-k9-reports.ts";

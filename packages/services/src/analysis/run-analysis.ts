@@ -20,12 +20,8 @@ import {
   isAzureProvider,
   type Provider,
 } from "@sightline/domain";
-import {
-  analyzeAccount,
-  analyzeAzureSubscription,
-  createAccountModel,
-  type Issue,
-} from "@sightline/engine";
+import { analyzeAccount, createAccountModel, type Issue } from "@sightline/engine";
+import { analyzeAzureSubscription } from "@sightline/engine/azure";
 import type { Logger } from "@sightline/logging";
 import {
   fullRowFormats,

@@ -1,11 +1,7 @@
 import type { CollectedAccount } from "@sightline/aws";
 import type { CollectedSubscription } from "@sightline/azure";
-import {
-  type AccountAnalysis,
-  analyzeAccount,
-  analyzeAzureSubscription,
-  createAccountModel,
-} from "@sightline/engine";
+import { type AccountAnalysis, analyzeAccount, createAccountModel } from "@sightline/engine";
+import { analyzeAzureSubscription } from "@sightline/engine/azure";
 import type { AccessKeyCredential, PasswordCredential, UserCredentials } from "@sightline/reports";
 import { allResources, reportInputOf } from "@sightline/reports";
 import {
