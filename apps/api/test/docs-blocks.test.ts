@@ -86,6 +86,11 @@ describe("the documentation's pages", () => {
     expect(unlinked).toEqual([]);
   });
 
+  it("the README is read in five minutes: at most 200 lines", async () => {
+    const readme = await readFile(path.join(repoRoot, "README.md"), "utf8");
+    expect(readme.split("\n").length).toBeLessThanOrEqual(200);
+  });
+
   it("the README links docs/README.md and shows the console's picture, a PNG kept in the repository", async () => {
     const readme = await readFile(path.join(repoRoot, "README.md"), "utf8");
     expect(readme).toContain("](docs/README.md)");
