@@ -86,6 +86,44 @@ describe("the documentation's pages", () => {
     expect(unlinked).toEqual([]);
   });
 
+  it("link to files and headings that exist", async () => {
+    const headings = new Map<string, Set<string>>();
+    const anchorsOf = async (file: string) => {
+      let known = headings.get(file);
+      if (!known) {
+        known = new Set();
+        const text = withoutFences(await readFile(path.join(repoRoot, file), "utf8"));
+        for (const [, heading = ""] of text.matchAll(/^#{1,6}\s+(.*)$/gm)) {
+          const slug = githubSlug(heading);
+          let unique = slug;
+          for (let n = 1; known.has(unique); n++) unique = `${slug}-${n}`;
+          known.add(unique);
+        }
+        headings.set(file, known);
+      }
+      return known;
+    };
+    const broken: string[] = [];
+    for (const page of await documentationPages()) {
+      const text = withoutFences(await readFile(path.join(repoRoot, page), "utf8"));
+      for (const [, link = ""] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(link)) continue; // https:, mailto:
+        const [target = "", anchor] = link.split("#");
+        const file = target
+          ? path.posix.normalize(path.posix.join(path.posix.dirname(page), target))
+          : page;
+        const exists = await stat(path.join(repoRoot, file)).then(
+          () => true,
+          () => false,
+        );
+        if (!exists) broken.push(`${page}: ${link} (no such file)`);
+        else if (anchor && file.endsWith(".md") && !(await anchorsOf(file)).has(anchor))
+          broken.push(`${page}: ${link} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it("the README is read in five minutes: at most 200 lines", async () => {
     const readme = await readFile(path.join(repoRoot, "README.md"), "utf8");
     expect(readme.split("\n").length).toBeLessThanOrEqual(200);
@@ -102,3 +140,17 @@ describe("the documentation's pages", () => {
     expect((await stat(path.join(repoRoot, "docs/images/console.png"))).size).toBeLessThan(400_000);
   });
 });
+
+/** A page's text less its fenced blocks (their lines are code, not links or headings). */
+function withoutFences(markdown: string): string {
+  return markdown.replace(/^\s*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\s*\1\s*$/gm, "");
+}
+
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
+function githubSlug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
