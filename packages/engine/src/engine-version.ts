@@ -4,4 +4,4 @@
  * account's previous snapshot before comparing results of another version, so that an upgrade
  * is never reported as access changes.
  */
-export const ENGINE_VERSION = "2026.11.29.1";
+export const ENGINE_VERSION = "2026.11.29.2";

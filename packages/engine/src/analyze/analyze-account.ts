@@ -116,7 +116,7 @@ export function analyzeAccount(
     });
     if (!differs) return undefined;
     const resolve = principalResolver(model, member, options.context);
-    return summary.governed.flatMap(({ literal, window }) => {
+    return summary.governed.flatMap(({ literal, window, policy }) => {
       const set = evaluator.evaluatePrincipal(member, literal, window);
       return scopedGrants(
         index,
@@ -124,7 +124,7 @@ export function analyzeAccount(
         window,
         literal,
         summary.serviceWide,
-        sourceFinder(index, member, set, window, literal, resolve, names),
+        sourceFinder(index, member, set, window, literal, resolve, names, policy),
       ).map((g) => ({ ...g, window }));
     });
   };

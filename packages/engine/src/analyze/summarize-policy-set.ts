@@ -1,7 +1,9 @@
 import type { Capability } from "@sightline/capabilities";
 import type { AuthorizationRequest } from "../authorize/authorization-request.ts";
 import { findResourcePolicy } from "../authorize/find-resource-policy.ts";
+import { matchStatementPrincipal } from "../authorize/match-principal.ts";
 import { createKeyResolver } from "../authorize/request-context.ts";
+import type { RequestingPrincipal } from "../authorize/requesting-principal.ts";
 import { principalOfRecord } from "../authorize/resolve-requesting-principal.ts";
 import type { Policy, Statement } from "../policy/policy-types.ts";
 import { substituteVariables } from "../policy/policy-variables.ts";
@@ -29,7 +31,7 @@ export interface CapabilityGrant {
   resource: string;
   conditional: boolean;
   exceptResources: readonly string[];
-  /** The identity policies (and statements) that give it (`grant-sources.ts`). */
+  /** The policies (and statements) that give it: identity policies, and the resource policy governing `resource` (`grant-sources.ts`). */
   sources: GrantList;
 }
 
@@ -119,7 +121,7 @@ export function summarizePolicySet(
       sets.set(setKey, set);
       const policy = findResourcePolicy(model, `${window.prefix}:*`, literal).record?.policy;
       if (policy) governed.push({ literal, window, policy });
-      const finder = sourceFinder(index, rep, set, window, literal, resolve, names);
+      const finder = sourceFinder(index, rep, set, window, literal, resolve, names, policy);
       for (const grant of scopedGrants(index, set, window, literal, wide, finder)) {
         const key = `${grant.service}|${grant.capability}|${literal}`;
         const existing = scoped.get(key);
@@ -158,7 +160,12 @@ export function principalResolver(
   );
 }
 
-/** What gives each capability of a decision set on `literal`: the principal's identity policies. */
+/**
+ * What gives each capability of a decision set on `literal`: the principal's identity policies,
+ * and the resource-based policy governing the literal (`governing`), its Allow statements that
+ * name the principal. Within one account either may allow (a KMS key's policy or a role's trust
+ * must); across accounts both must: every policy whose Allow gives the capability is listed.
+ */
 export function sourceFinder(
   index: ActionIndex,
   record: PrincipalRecord,
@@ -167,19 +174,39 @@ export function sourceFinder(
   literal: string,
   resolve: ReturnType<typeof principalResolver>,
   names: GrantNames,
+  governing?: Policy,
 ): (capability: Capability) => GrantList {
   let candidates: GrantCandidates | undefined;
   return (capability) => {
     candidates ??= GrantCandidates.ofPolicies(
       names,
       index,
-      record.identityPolicies,
+      governing ? [...record.identityPolicies, governing] : record.identityPolicies,
       set,
       window.firstWord,
       window,
-      appliesTo([literal], resolve),
+      governing
+        ? namingCaller(governing, record, appliesTo([literal], resolve))
+        : appliesTo([literal], resolve),
     );
     return candidates.granting(capability, names);
+  };
+}
+
+/**
+ * `applies`, and for the statements of the resource-based policy `governing`, only those whose
+ * Principal names `record` (as `summarizeResources` decides for the resources' rows).
+ */
+function namingCaller(
+  governing: Policy,
+  record: PrincipalRecord,
+  applies: (policy: Policy, statement: Statement) => boolean,
+): (policy: Policy, statement: Statement) => boolean {
+  let caller: RequestingPrincipal | undefined;
+  return (policy, statement) => {
+    if (policy !== governing) return applies(policy, statement);
+    caller ??= principalOfRecord(record, undefined).caller;
+    return matchStatementPrincipal(statement, caller) !== "none" && applies(policy, statement);
   };
 }
 
