@@ -79,6 +79,18 @@ describe("a change's cause", () => {
         }),
       ),
     ).toEqual({ kind: "resource-policy", resourceArn: "arn:aws:s3:::logs" });
+    // Inside the account, the principal's own policy is the cause when it grants too; the
+    // resource's policy when it alone grants.
+    const key = "resource policy of arn:aws:kms:eu-west-1:111122223333:key/k1 [EnableIAM]";
+    expect(causeOfChange(change({ grantedBy: [admin, key] }))).toEqual({
+      kind: "policy",
+      principalArn: bob,
+      policyArn: ADMIN,
+    });
+    expect(causeOfChange(change({ grantedBy: [key] }))).toEqual({
+      kind: "resource-policy",
+      resourceArn: "arn:aws:kms:eu-west-1:111122223333:key/k1",
+    });
     expect(causeOfChange(change({ kind: "access-lost", grantedBy: [] }))).toEqual({
       kind: "principal",
       principalArn: bob,

@@ -86,9 +86,14 @@ export function causeOfChange(change: AccessChange): ChangeCause {
       return { kind: "principal", principalArn };
   }
   const grants = change.grantedBy.map(parseGrant);
-  // Access across accounts needs the resource's policy: it is what opened the resource.
+  // Access from outside the account needs the resource's policy: it is what opened the
+  // resource. Inside the account a principal's row also names the resource's policy when it
+  // grants too (a key policy's statement for the account, a bucket policy naming a role): the
+  // principal's own policies come first then, and the resource's only when they grant nothing.
   const resource = grants.find((g) => g.policyType === "resource");
-  if (resource?.arn) return { kind: "resource-policy", resourceArn: resource.arn };
+  const own = grants.some((g) => g.policyType !== "resource" && g.policyType !== "other");
+  if (resource?.arn && (change.kind === "external-access-gained" || !own))
+    return { kind: "resource-policy", resourceArn: resource.arn };
   const managed = grants.find((g) => isManaged(g) && g.arn);
   if (managed?.arn) return { kind: "policy", principalArn, policyArn: managed.arn };
   if (grants.length > 0) return { kind: "policy", principalArn };
