@@ -1,7 +1,8 @@
 /**
  * `docs/configuration.md`, written from the configuration schemas: every variable's meaning and
- * computed default come from its `.meta({ description, defaultText })`, its literal default from
- * the schema itself, the rules between variables from the schemas' refinements. The AWS SDK's
+ * computed default come from its `.meta({ description, defaultText })`, its literal default and
+ * what it accepts (type, bounds, values; `.meta({ accepts })` where they say too little) from the
+ * schema itself, the rules between variables from the schemas' refinements. The AWS SDK's
  * and Azure's variables, which no schema parses, are the hand-written part below.
  * `pnpm docs:configuration` writes the page; `test/configuration-page.test.ts` fails when the
  * page and the schemas differ.
@@ -20,6 +21,8 @@ export interface Setting {
   description: string | undefined;
   /** The default as the page shows it: `defaultText`, else the schema's literal, else "unset". */
   defaultText: string;
+  /** What the schema accepts, read from it: a type, a range, the values allowed. */
+  accepts: string;
 }
 
 export interface SettingSection {
@@ -36,6 +39,11 @@ interface Def {
   left?: ZodType;
   right?: ZodType;
   in?: ZodType;
+  out?: ZodType;
+  innerType?: ZodType;
+  element?: ZodType;
+  format?: string;
+  protocol?: RegExp;
   defaultValue?: unknown;
   checks?: { _zod: { def: { path?: PropertyKey[]; error?: () => unknown } } }[];
 }
@@ -74,14 +82,58 @@ function showDefault(value: unknown): string {
   return `\`${String(value)}\``;
 }
 
-function settingOf(name: string, schema: ZodType): Setting {
-  const meta = z.globalRegistry.get(schema) as
-    | { description?: unknown; defaultText?: unknown }
+const metaOf = (schema: ZodType) =>
+  z.globalRegistry.get(schema) as
+    | { description?: unknown; defaultText?: unknown; accepts?: unknown }
     | undefined;
+
+const PROTOCOLS = ["http", "https", "postgres", "postgresql", "smtp", "smtps"];
+const oneOf = (values: readonly string[]): string =>
+  values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+
+/** What a variable's schema accepts, in words: read from zod's public getters and definitions. */
+export function acceptsOf(schema: ZodType): string {
+  const own = metaOf(schema)?.accepts;
+  if (typeof own === "string") return own;
+  const def = defOf(schema);
+  if (def.type === "default" || def.type === "optional") return acceptsOf(def.innerType as ZodType);
+  if (def.type === "enum") return oneOf((schema as z.ZodEnum).options.map((v) => `\`${v}\``));
+  if (def.type === "number") {
+    const n = schema as z.ZodNumber;
+    const what = n.isInt ? "a whole number" : "a number";
+    const [min, max] = [n.minValue, n.maxValue];
+    const bounded = (v: number | null) =>
+      v !== null && Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER;
+    if (bounded(min) && bounded(max)) return `${what} from ${min} to ${max}`;
+    if (bounded(min)) return `${what} ≥ ${min}`;
+    return what;
+  }
+  if (def.type === "string" && def.format === "url") {
+    const allowed = PROTOCOLS.filter((p) => def.protocol?.test(p) ?? true);
+    return `a URL (${oneOf(allowed.map((p) => `\`${p}://\``))})`;
+  }
+  if (def.type === "string" && def.format === "email") return "an email address";
+  if (def.type === "string") return "text";
+  if (def.type === "pipe" && def.in && def.out) {
+    const out = defOf(def.out);
+    if (out.type === "boolean") return "`true` or `false` (also `1`/`0`, `yes`/`no`, `on`/`off`)";
+    if (out.type === "array" && out.element) {
+      const element = defOf(out.element);
+      return element.type === "enum"
+        ? `${acceptsOf(def.in)} of ${acceptsOf(out.element)}`
+        : acceptsOf(def.in);
+    }
+    return acceptsOf(def.in);
+  }
+  throw new Error(`no words for what a ${def.type} accepts: give it .meta({ accepts })`);
+}
+
+function settingOf(name: string, schema: ZodType): Setting {
+  const meta = metaOf(schema);
   const description = typeof meta?.description === "string" ? meta.description : undefined;
   const defaultText =
     typeof meta?.defaultText === "string" ? meta.defaultText : showDefault(literalDefault(schema));
-  return { name, description, defaultText };
+  return { name, description, defaultText, accepts: acceptsOf(schema) };
 }
 
 /** The schemas the page is written from (the tests give others). */
@@ -153,9 +205,11 @@ export function renderConfigurationPage(schemas: ConfigSchemas = SCHEMAS): strin
   const lines = [HEADER];
   for (const section of sections) {
     lines.push(`## ${section.title}`, "", section.intro, "");
-    lines.push("| variable | default | meaning |", "|---|---|---|");
+    lines.push("| variable | default | accepts | meaning |", "|---|---|---|---|");
     for (const v of section.settings)
-      lines.push(`| \`${v.name}\` | ${cell(v.defaultText)} | ${cell(v.description ?? "")} |`);
+      lines.push(
+        `| \`${v.name}\` | ${cell(v.defaultText)} | ${cell(v.accepts)} | ${cell(v.description ?? "")} |`,
+      );
     lines.push("");
   }
   lines.push("## Rules between variables", "", RULES_INTRO, "");

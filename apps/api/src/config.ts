@@ -10,11 +10,10 @@ export const ApiConfig = z
         description:
           "`all`: the API, and a worker in a child process that it starts, restarts when it dies (after 1 s, up to 30 s apart) and stops with itself, so that no analysis runs on the API's event loop; `api` or `worker` to run them apart, on as many processes and machines as needed, sharing the database and queue (`apps/worker` is a worker-only process)",
       }),
-      HOST: z
-        .string()
-        .min(1)
-        .default("127.0.0.1")
-        .meta({ description: "the address the API listens on (`0.0.0.0` in a container)" }),
+      HOST: z.string().min(1).default("127.0.0.1").meta({
+        accepts: "a host name or IP address",
+        description: "the address the API listens on (`0.0.0.0` in a container)",
+      }),
       PORT: z.coerce
         .number()
         .int()
@@ -31,6 +30,7 @@ export const ApiConfig = z
         )
         .optional()
         .meta({
+          accepts: "at least 32 random characters",
           description: `the operator key: at least 32 characters and ${OPERATOR_KEY_MIN_BITS} bits of estimated entropy (length × the Shannon entropy of its characters; \`openssl rand -base64 32\` passes, \`aaaa…\` does not)`,
           defaultText: "generated once into `<data dir>/admin-key` (mode 600) on the first start",
         }),
@@ -104,10 +104,12 @@ export const ApiConfig = z
           "audit events older than this many days are deleted (every six hours, by the API processes; or `sightline audit prune`), each pruning recorded in its tenant's chain",
       }),
       TLS_CERT_FILE: z.string().min(1).optional().meta({
+        accepts: "a file path",
         description:
           "a PEM certificate chain: with `TLS_KEY_FILE`, the API serves HTTPS, with `Strict-Transport-Security`; `kill -HUP` reads both files again, so certificates rotate without a restart",
       }),
       TLS_KEY_FILE: z.string().min(1).optional().meta({
+        accepts: "a file path",
         description: "the certificate's PEM private key (set with `TLS_CERT_FILE`, or neither)",
       }),
       TRUST_PROXY: z

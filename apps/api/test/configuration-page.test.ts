@@ -73,4 +73,22 @@ describe("docs/configuration.md", () => {
     expect(settings.get("DATABASE_URL")).toBe("unset");
     expect(settings.get("SIGHTLINE_AWS_REGIONS")).toBe("the account's enabled regions");
   });
+
+  it("says what each variable accepts, read from its schema", () => {
+    const settings = new Map(
+      settingSections()
+        .flatMap((section) => section.settings)
+        .map((setting) => [setting.name, setting.accepts]),
+    );
+    for (const [name, accepts] of settings) expect(accepts, name).not.toBe("");
+    expect(settings.get("PORT")).toBe("a whole number from 0 to 65535");
+    expect(settings.get("SIGHTLINE_POLL_SECONDS")).toBe("a number from 0.5 to 60");
+    expect(settings.get("SIGHTLINE_JOB_EXPIRE_SECONDS")).toBe("a whole number ≥ 10");
+    expect(settings.get("SIGHTLINE_ROLE")).toBe("`all`, `api` or `worker`");
+    expect(settings.get("SIGHTLINE_SMTP_URL")).toBe("a URL (`smtp://` or `smtps://`)");
+    expect(settings.get("SIGHTLINE_REPORT_FORMATS")).toBe(
+      "a comma-separated list of `csv`, `jsonl`, `parquet` or `xlsx`",
+    );
+    expect(settings.get("SIGHTLINE_KMS_KEY_ID")).toBe("a KMS key ARN");
+  });
 });

@@ -2,8 +2,9 @@ import { z } from "zod";
 
 /**
  * Settings every Sightline process reads at start-up (the API and the worker add their own).
- * Each variable's `.meta({ description, defaultText })` is its entry in `docs/configuration.md`
- * (`pnpm docs:configuration` writes the page; `defaultText` when the default is not a literal).
+ * Each variable's `.meta({ description, defaultText, accepts })` is its entry in
+ * `docs/configuration.md` (`pnpm docs:configuration` writes the page): `defaultText` when the
+ * default is not a literal, `accepts` when the schema's type and bounds say too little.
  */
 export const BaseConfig = z.object({
   DATABASE_URL: z
@@ -14,6 +15,7 @@ export const BaseConfig = z.object({
         "`postgres://…` of a Postgres server; unset starts an embedded Postgres that keeps its data in `SIGHTLINE_DATA_DIR`",
     }),
   SIGHTLINE_DATA_DIR: z.string().min(1).default(".data").meta({
+    accepts: "a directory path",
     description:
       "the embedded Postgres, the generated keys (`admin-key`, `master-key`), the local inbox (`inbox/`) and scratch space (`work/`)",
   }),

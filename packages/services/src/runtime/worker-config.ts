@@ -5,12 +5,15 @@ import { DEFAULT_QUEUE_SETTINGS } from "../queue/analysis-queue.ts";
 import { DEFAULT_LEASE_SETTINGS } from "../queue/lease-keeper.ts";
 import { DEFAULT_EVENT_SETTINGS } from "../worker/event-job.ts";
 
-const list = z.string().transform((text) =>
-  text
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
+const list = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .meta({ accepts: "a comma-separated list" });
 
 const decimal = (min: number, max?: number) =>
   max === undefined ? z.coerce.number().min(min) : z.coerce.number().min(min).max(max);
@@ -18,12 +21,13 @@ const whole = (min: number, max?: number) => decimal(min, max).int();
 
 /**
  * The analysis pipeline's settings, from the environment: read by the workers, and by the API
- * (which starts or stands beside them). Each variable's `.meta({ description, defaultText })` is
- * its entry in `docs/configuration.md` (`pnpm docs:configuration`).
+ * (which starts or stands beside them). Each variable's `.meta({ description, defaultText,
+ * accepts })` is its entry in `docs/configuration.md` (`pnpm docs:configuration`).
  */
 export const PipelineConfig = z
   .object({
     SIGHTLINE_KMS_KEY_ID: z.string().min(1).optional().meta({
+      accepts: "a KMS key ARN",
       description:
         "the ARN of an AWS KMS key (its region is the ARN's) that wraps the data keys of own credentials and alert destinations' secrets",
       defaultText: "a local key generated once into `<data dir>/master-key` (mode 600)",
@@ -50,6 +54,7 @@ export const PipelineConfig = z
       )
       .optional()
       .meta({
+        accepts: "a UUID",
         description:
           "the client ID of Sightline's own multi-tenant Entra ID application; when set, an Azure account must name it in `auditorAuthConfig.clientId`",
       }),
@@ -58,6 +63,7 @@ export const PipelineConfig = z
         "that application's client secret (never logged); it or `SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH`, not both: without either, Azure `config` accounts fail saying so",
     }),
     SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH: z.string().min(1).optional().meta({
+      accepts: "a file path",
       description: "a PEM file holding that application's certificate and its private key",
     }),
     SIGHTLINE_AZURE_ARM_URL: z
@@ -102,11 +108,10 @@ export const PipelineConfig = z
     SIGHTLINE_WORKER_CONCURRENCY: whole(1, 32).default(1).meta({
       description: "analyses one worker process runs at once (about 1 GiB of memory each)",
     }),
-    SIGHTLINE_DAILY_CRON: z
-      .string()
-      .min(9)
-      .default("0 7 * * *")
-      .meta({ description: "when the daily analysis starts (a cron expression, UTC)" }),
+    SIGHTLINE_DAILY_CRON: z.string().min(9).default("0 7 * * *").meta({
+      accepts: "a cron expression",
+      description: "when the daily analysis starts (a cron expression, UTC)",
+    }),
     SIGHTLINE_DAILY_WINDOW_MINUTES: whole(0, 1440)
       .default(240)
       .meta({ description: "the daily analyses are spread evenly over this window" }),
@@ -175,6 +180,7 @@ export const PipelineConfig = z
       )
       .default([])
       .meta({
+        accepts: "a comma-separated list of `host` or `host:port`",
         description:
           "comma-separated host names or IP addresses, each optionally `:port` (`hooks.corp.example:8443`, `127.0.0.1`): internal hosts that alert webhooks may reach, over `https://` or `http://` (every other webhook must be `https://` to a public address)",
       }),
@@ -190,6 +196,7 @@ export const PipelineConfig = z
       .optional()
       .meta({ description: "the sender of alert emails (required with `SIGHTLINE_SMTP_URL`)" }),
     SIGHTLINE_ALERT_CA_FILE: z.string().min(1).optional().meta({
+      accepts: "a file path",
       description:
         "a PEM file of CA certificates that webhooks' TLS may chain to, besides the system's (an internal CA); TLS is always verified",
     }),
