@@ -94,6 +94,18 @@ const CASES = [
   ["packages/aws/test", "@sightline/aws-fake/small-account", false],
   ["packages/azure/test", "@sightline/azure-fake", false],
   ["apps/cli/src", "@sightline/services", false],
+  // The folders of packages/services/src point down: the comparison and the findings over the
+  // stored results, never the other way.
+  ["packages/services/src/results", "../changes/compare-results.ts", true],
+  ["packages/services/src/results", "../findings/findings.ts", true],
+  ["packages/services/src/findings", "../changes/analysis-changes.ts", true],
+  ["packages/services/src/account-access", "../findings/findings.ts", true],
+  ["packages/services/src/changes", "../account-access/account-access.ts", true],
+  ["packages/services/src/changes", "../results/result-records.ts", false],
+  ["packages/services/src/changes", "../findings/findings.ts", false],
+  ["packages/services/src/account-access", "../results/reach-encoding.ts", false],
+  ["packages/services/src/results", "./reach-encoding.ts", false],
+  ["packages/services/src/results", "@sightline/aws-fake", true],
   ["apps/cli/test", "@sightline/aws-fake", false],
   ["apps/api/src", "@sightline/runtime", false],
   ["packages/runtime/src", "@sightline/logging", false],

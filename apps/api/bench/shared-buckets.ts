@@ -2,7 +2,7 @@
  * The alternative the API did not take, kept to measure it (`BENCH_RATE_LIMITS=postgres`): token
  * buckets shared by every API process through Postgres, one UPSERT per request on an UNLOGGED
  * table that refills and takes a token atomically (the client's and the key's bucket in one
- * statement). See "Running several API processes" in the root README for the figures.
+ * statement). See "Several API processes" in docs/operating.md for the figures.
  */
 import { createHash } from "node:crypto";
 import { type Database, rawQuery } from "@sightline/db";

@@ -30,9 +30,10 @@ describe.each(REPORT_TYPES)("%s", (type) => {
     expect(new Set(names(type)).size).toBe(names(type).length);
   });
 
-  it("is documented column by column in the README, in order", async () => {
-    const readme = await repoFile("packages/reports/README.md");
-    const section = readme.split(`\n### ${type}\n`)[1]?.split("\n### ")[0] ?? "";
+  it("is documented column by column in docs/reports.md, in order", async () => {
+    const page = await repoFile("docs/reports.md");
+    // The report's section runs to the next heading of its level or above.
+    const section = page.split(`\n### ${type}\n`)[1]?.split(/\n#{1,3} /)[0] ?? "";
     const documented = [...section.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(documented).toEqual(names(type));
   });

@@ -5,14 +5,14 @@ import { createDb, type Database, finishExecution, insertExecution } from "@sigh
 import { type AccountSnapshot, analyzeAccount, createAccountModel } from "@sightline/engine";
 // The engine's generator is bench code, not part of its package exports: imported by path.
 import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
-import { accountPrincipals, whoCan } from "../src/changes/account-access.ts";
+import { accountPrincipals, whoCan } from "../src/account-access/account-access.ts";
 import {
   principalsOf,
   resourcesOf,
   storeAnalysisResults,
 } from "../src/changes/analysis-changes.ts";
 import { comparePrincipals, compareResources } from "../src/changes/compare-results.ts";
-import { type AnalysisForResults, ResultsRecorder } from "../src/changes/results-recorder.ts";
+import { type AnalysisForResults, ResultsRecorder } from "../src/results/results-recorder.ts";
 import { changeOnePercentOf, type SyntheticSize } from "./synthetic-model.ts";
 
 setFlagsFromString("--expose-gc");

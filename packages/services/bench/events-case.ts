@@ -6,8 +6,8 @@ import { type AccountSnapshot, createAccountModel } from "@sightline/engine";
 import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
 import { recordAnalysisChanges } from "../src/changes/analysis-changes.ts";
 import { recordIncrementalChanges } from "../src/changes/incremental-results.ts";
-import { analyseForResults, reanalyseSnapshot } from "../src/changes/results-input.ts";
-import { ResultsRecorder } from "../src/changes/results-recorder.ts";
+import { analyseForResults, reanalyseSnapshot } from "../src/results/results-input.ts";
+import { ResultsRecorder } from "../src/results/results-recorder.ts";
 
 /**
  * What an event step costs the worker beside a whole analysis of the same account, in one run:

@@ -1,4 +1,11 @@
 export {
+  type AccountKey,
+  accountPrincipals,
+  accountResources,
+  principalAccess,
+  whoCan,
+} from "./account-access/account-access.ts";
+export {
   getAlertDestinations,
   putAlertDestinations,
   rotateAlertSecret,
@@ -26,13 +33,6 @@ export {
 export { checkWebhookUrl, RefusedWebhookUrl } from "./alerts/webhook-url.ts";
 export type { AnalysisSettings } from "./analysis/analysis-settings.ts";
 export type { RunOutcome } from "./analysis/run-analysis.ts";
-export {
-  type AccountKey,
-  accountPrincipals,
-  accountResources,
-  principalAccess,
-  whoCan,
-} from "./changes/account-access.ts";
 export type { ServiceContext } from "./context.ts";
 export { openForExecution, sealForExecution } from "./credentials/envelope.ts";
 export { loadLocalMasterKeyFile } from "./credentials/local-master-key-file.ts";

@@ -4,17 +4,16 @@ import {
   type ComparisonContext,
   comparePrincipals,
   compareResources,
-  inMemory,
   mergeSorted,
-  resourceInMemory,
 } from "../src/changes/compare-results.ts";
-import { FindingCollector, summaryOfReach } from "../src/changes/findings.ts";
+import { FindingCollector, summaryOfReach } from "../src/findings/findings.ts";
 import {
   compareCodePoints,
   type PrincipalRecord,
   type ResourceRecord,
   storedPrincipal,
-} from "../src/changes/result-records.ts";
+} from "../src/results/result-records.ts";
+import { inMemory, resourceInMemory } from "../src/results/stored-items.ts";
 
 const context: ComparisonContext = {
   previousExecutionId: "before",

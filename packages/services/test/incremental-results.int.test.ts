@@ -22,10 +22,10 @@ import { ACCOUNT, generateAccount } from "../../engine/bench/generate-account.ts
 import { changed, MUTATIONS, TINY } from "../../engine/bench/random-changes.ts";
 import { recordAnalysisChanges } from "../src/changes/analysis-changes.ts";
 import { recordIncrementalChanges } from "../src/changes/incremental-results.ts";
-import { readReachDictionary } from "../src/changes/reach-dictionary.ts";
-import { decodePrincipal, decodeResource } from "../src/changes/result-records.ts";
-import { analyseForResults, reanalyseSnapshot } from "../src/changes/results-input.ts";
-import { ResultsRecorder } from "../src/changes/results-recorder.ts";
+import { readReachDictionary } from "../src/results/reach-dictionary.ts";
+import { decodePrincipal, decodeResource } from "../src/results/result-records.ts";
+import { analyseForResults, reanalyseSnapshot } from "../src/results/results-input.ts";
+import { ResultsRecorder } from "../src/results/results-recorder.ts";
 
 /**
  * An event step stores what a change reaches anew and copies the rest of the previous results.

@@ -2,7 +2,7 @@ import { inflateRawSync } from "node:zlib";
 import type { GrantSource, ResourceAccessSummary } from "@sightline/engine";
 import { describe, expect, it } from "vitest";
 import { compareResources } from "../src/changes/compare-results.ts";
-import { decodeReach, ReachNumbering, ReachWriter } from "../src/changes/reach-encoding.ts";
+import { decodeReach, ReachNumbering, ReachWriter } from "../src/results/reach-encoding.ts";
 import {
   decodeReachDictionary,
   decodeResource,
@@ -10,7 +10,7 @@ import {
   encodeResource,
   reachDictionaryJson,
   storedResource,
-} from "../src/changes/result-records.ts";
+} from "../src/results/result-records.ts";
 
 const admin: GrantSource = {
   policyType: "managed",

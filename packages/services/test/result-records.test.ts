@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodePrincipal, encodePrincipal, encodeResource } from "../src/changes/result-records.ts";
+import { decodePrincipal, encodePrincipal, encodeResource } from "../src/results/result-records.ts";
 
 const head = {
   arn: "arn:aws:iam::111122223333:role/reader",

@@ -2,9 +2,9 @@ import { analyzeAccount, createAccountModel } from "@sightline/engine";
 import { describe, expect, it } from "vitest";
 // The engine's bench generator (not part of its package exports): an account of 100 principals.
 import { ACCOUNT, generateAccount, SIZES } from "../../engine/bench/generate-account.ts";
-import { PrincipalRecords } from "../src/changes/record-text.ts";
-import { decodePrincipal } from "../src/changes/result-records.ts";
-import { type AnalysisForResults, ResultsRecorder } from "../src/changes/results-recorder.ts";
+import { PrincipalRecords } from "../src/results/record-text.ts";
+import { decodePrincipal } from "../src/results/result-records.ts";
+import { type AnalysisForResults, ResultsRecorder } from "../src/results/results-recorder.ts";
 
 const input = (): AnalysisForResults => ({
   analysis: analyzeAccount(createAccountModel(generateAccount(SIZES.small)), {

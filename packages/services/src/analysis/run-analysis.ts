@@ -35,13 +35,13 @@ import {
 } from "@sightline/reports";
 import { alertOnChanges } from "../alerts/alert-on-changes.ts";
 import { type AnalysisChanges, recordAnalysisChanges } from "../changes/analysis-changes.ts";
-import { awsResultsInput, azureResultsInput, reanalyseSnapshot } from "../changes/results-input.ts";
-import { ResultsRecorder } from "../changes/results-recorder.ts";
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { proveDestination, s3DestinationOf } from "../delivery/delivery-verification.ts";
 import { openReportInbox, type ReportInbox } from "../delivery/report-inbox.ts";
 import { type JobLease, LeaseLostError, UNLEASED } from "../queue/job-lease.ts";
+import { awsResultsInput, azureResultsInput, reanalyseSnapshot } from "../results/results-input.ts";
+import { ResultsRecorder } from "../results/results-recorder.ts";
 import { isAzureCollection } from "../snapshots/stored-collection.ts";
 import type { AnalysisSettings } from "./analysis-settings.ts";
 import { collectOrReuse } from "./collect-or-reuse.ts";

@@ -27,18 +27,18 @@ import {
   type WrittenReport,
   writeReport,
 } from "@sightline/reports";
-import { changeCauses } from "./change-cause.ts";
-import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
-import { FindingCollector, ocsfFinding } from "./findings.ts";
-import { readReachDictionary } from "./reach-dictionary.ts";
-import type { ReachDictionary } from "./reach-encoding.ts";
+import { FindingCollector, ocsfFinding } from "../findings/findings.ts";
+import { readReachDictionary } from "../results/reach-dictionary.ts";
+import type { ReachDictionary } from "../results/reach-encoding.ts";
 import {
   currentResultsVersion,
   encodeReachDictionary,
   storedPrincipal,
   storedResource,
-} from "./result-records.ts";
-import { type AnalysisForResults, ResultsRecorder } from "./results-recorder.ts";
+} from "../results/result-records.ts";
+import { type AnalysisForResults, ResultsRecorder } from "../results/results-recorder.ts";
+import { changeCauses } from "./change-cause.ts";
+import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 
 /** Changes kept in memory for the alerts; the rest are in the store and the report. */
 export const MAX_ALERT_CHANGES = 10_000;

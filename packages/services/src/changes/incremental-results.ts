@@ -23,20 +23,28 @@ import {
   type ReviewSettings,
 } from "@sightline/domain";
 import { analyzeAccount, changeScope, createAccountModel, principalReach } from "@sightline/engine";
-import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./analysis-changes.ts";
-import { changeCauses } from "./change-cause.ts";
-import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
-import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
-import { patchReach, reachFingerprints } from "./incremental-reach.ts";
+import {
+  FindingCollector,
+  PRINCIPAL_FINDING_KINDS,
+  RESOURCE_FINDING_KINDS,
+} from "../findings/findings.ts";
+import { patchReach, reachFingerprints } from "../results/incremental-reach.ts";
 import {
   type DictionaryAdded,
   readReachDictionary,
   readReachDictionaryHead,
-} from "./reach-dictionary.ts";
-import { AppendedNumbering, type ReachDictionary } from "./reach-encoding.ts";
-import { PrincipalRecords, ResourceRecords } from "./record-text.ts";
-import { currentResultsVersion, storedPrincipal, storedResource } from "./result-records.ts";
-import { awsResultsInput } from "./results-input.ts";
+} from "../results/reach-dictionary.ts";
+import { AppendedNumbering, type ReachDictionary } from "../results/reach-encoding.ts";
+import { PrincipalRecords, ResourceRecords } from "../results/record-text.ts";
+import {
+  currentResultsVersion,
+  storedPrincipal,
+  storedResource,
+} from "../results/result-records.ts";
+import { awsResultsInput } from "../results/results-input.ts";
+import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./analysis-changes.ts";
+import { changeCauses } from "./change-cause.ts";
+import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 
 const BATCH = 200;
 

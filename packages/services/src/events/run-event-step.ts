@@ -33,10 +33,10 @@ import {
 } from "../changes/analysis-changes.ts";
 import { changeCauses } from "../changes/change-cause.ts";
 import { recordIncrementalChanges } from "../changes/incremental-results.ts";
-import { analyseForResults, reanalyseSnapshot } from "../changes/results-input.ts";
-import { ResultsRecorder } from "../changes/results-recorder.ts";
 import type { ServiceContext } from "../context.ts";
 import type { JobLease } from "../queue/job-lease.ts";
+import { analyseForResults, reanalyseSnapshot } from "../results/results-input.ts";
+import { ResultsRecorder } from "../results/results-recorder.ts";
 import {
   isAzureCollection,
   readCollection,

@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
 import type { FindingRow, ObservedFinding } from "@sightline/db";
 import type { FindingReportRow } from "@sightline/reports";
-import { type ReachSummary, ReachSummer } from "./record-text.ts";
-import type { CredentialState, PrincipalRecord, ResourceRecord } from "./result-records.ts";
+import { type ReachSummary, ReachSummer } from "../results/record-text.ts";
+import type {
+  CredentialState,
+  PrincipalRecord,
+  ResourceRecord,
+} from "../results/result-records.ts";
 
 /** Who reaches a decoded resource, as `FindingCollector.addResource` takes it. */
 export function summaryOfReach(reach: ResourceRecord["reach"]): ReachSummary {

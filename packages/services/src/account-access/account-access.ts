@@ -15,9 +15,13 @@ import {
   type ResourceList,
   type WhoCan,
 } from "@sightline/domain";
-import { readReachDictionary } from "./reach-dictionary.ts";
-import type { ReachDictionary } from "./reach-encoding.ts";
-import { decodePrincipal, decodeResource, type PrincipalRecord } from "./result-records.ts";
+import { readReachDictionary } from "../results/reach-dictionary.ts";
+import type { ReachDictionary } from "../results/reach-encoding.ts";
+import {
+  decodePrincipal,
+  decodeResource,
+  type PrincipalRecord,
+} from "../results/result-records.ts";
 
 /**
  * An account's access as its newest stored analysis holds it: what the console and the MCP tools

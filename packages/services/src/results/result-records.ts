@@ -5,8 +5,8 @@ import { createDeflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
 import { getAwsCapabilityMap, getAzureCapabilityMap } from "@sightline/capabilities";
 import type { StoredPrincipalResult, StoredResourceResult } from "@sightline/db";
 import { ENGINE_VERSION } from "@sightline/engine";
-import type { StoredItem, StoredResourceItem } from "./compare-results.ts";
 import { decodeReach, type ReachDictionary } from "./reach-encoding.ts";
+import type { StoredItem, StoredResourceItem } from "./stored-items.ts";
 
 // Synchronous: a record is a few kilobytes, and zlib's thread pool costs far more CPU handing
 // over 10,000 of them (8x, measured on the large account's principals) than deflating them.
