@@ -6,14 +6,21 @@ import { z } from "zod";
 export const ApiConfig = z
   .intersection(
     BaseConfig.extend({
-      /**
-       * What this process does: `all` (the default) serves the API and runs a worker; `api` and
-       * `worker` split them across processes and machines, which share the database and queue.
-       */
-      SIGHTLINE_ROLE: z.enum(["all", "api", "worker"]).default("all"),
-      HOST: z.string().min(1).default("127.0.0.1"),
-      PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-      /** The operator key; generated into `<data dir>/admin-key` on first start when unset. */
+      SIGHTLINE_ROLE: z.enum(["all", "api", "worker"]).default("all").meta({
+        description:
+          "`all`: the API, and a worker in a child process that it starts, restarts when it dies (after 1 s, up to 30 s apart) and stops with itself, so that no analysis runs on the API's event loop; `api` or `worker` to run them apart, on as many processes and machines as needed, sharing the database and queue (`apps/worker` is a worker-only process)",
+      }),
+      HOST: z.string().min(1).default("127.0.0.1").meta({
+        accepts: "a host name or IP address",
+        description: "the address the API listens on (`0.0.0.0` in a container)",
+      }),
+      PORT: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(65_535)
+        .default(8080)
+        .meta({ description: "the port the API listens on" }),
       SIGHTLINE_ADMIN_KEY: z
         .string()
         .min(32, "must be at least 32 characters")
@@ -21,45 +28,98 @@ export const ApiConfig = z
           (key) => estimateEntropyBits(key) >= OPERATOR_KEY_MIN_BITS,
           `must be random: at least ${OPERATOR_KEY_MIN_BITS} bits of entropy (e.g. the output of \`openssl rand -base64 32\`); repeated or few distinct characters are refused`,
         )
-        .optional(),
-      /** Where clients reach the API (behind a proxy: its HTTPS address); the OpenAPI `servers`. */
-      SIGHTLINE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-      /** How long SIGTERM waits for running analyses before stopping anyway. */
-      SIGHTLINE_DRAIN_SECONDS: z.coerce.number().int().min(0).default(300),
-      /** A client must send a whole request (headers and body) within this time, or is cut off. */
-      SIGHTLINE_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
-      /** … and its headers within this time. */
-      SIGHTLINE_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
-      /** A request's query is cancelled after this long (the worker's are not bounded). */
-      SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
-      /** … and after this long waiting for a lock. */
-      SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
-      /** Requests per second one API key may sustain, and its burst; 0 turns the limit off. */
-      SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().min(0).default(20),
-      SIGHTLINE_RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(100),
-      /** The same for one client address, counted before any key is looked up. */
-      SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND: z.coerce.number().min(0).default(50),
-      SIGHTLINE_RATE_LIMIT_CLIENT_BURST: z.coerce.number().int().min(1).default(200),
-      /** Events per monitored account: a `terraform apply` may post hundreds in seconds. */
-      SIGHTLINE_RATE_LIMIT_EVENTS_PER_SECOND: z.coerce.number().min(0).default(20),
-      SIGHTLINE_RATE_LIMIT_EVENTS_BURST: z.coerce.number().int().min(1).default(500),
-      /**
-       * How many API processes serve the same clients: each enforces 1/N of the rates and bursts
-       * above, so that together they allow the configured figures (the buckets are per process).
-       */
-      SIGHTLINE_API_PROCESSES: z.coerce.number().int().min(1).max(1000).default(1),
-      /** New API keys must expire within this many days (`expiresAt` required); unbounded when unset. */
-      SIGHTLINE_KEY_MAX_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
-      /** Audit events older than this many days are pruned (the pruning is itself recorded). */
-      SIGHTLINE_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
-      /** PEM files: when both are set, the API serves HTTPS (reloaded on SIGHUP). */
-      TLS_CERT_FILE: z.string().min(1).optional(),
-      TLS_KEY_FILE: z.string().min(1).optional(),
-      /** Behind a proxy: the client address is the last one in X-Forwarded-For. */
+        .optional()
+        .meta({
+          accepts: "at least 32 random characters",
+          description: `the operator key: at least 32 characters and ${OPERATOR_KEY_MIN_BITS} bits of estimated entropy (length × the Shannon entropy of its characters; \`openssl rand -base64 32\` passes, \`aaaa…\` does not)`,
+          defaultText: "generated once into `<data dir>/admin-key` (mode 600) on the first start",
+        }),
+      SIGHTLINE_PUBLIC_URL: z
+        .url({ protocol: /^https?$/ })
+        .optional()
+        .meta({
+          description:
+            "where clients reach the API (behind a TLS proxy, its `https://` address); the OpenAPI `servers` entry",
+          defaultText: "`http://HOST:PORT`",
+        }),
+      SIGHTLINE_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30).meta({
+        description:
+          "a client must send its whole request (headers and body) within this time; a slower one gets `408` and is disconnected",
+      }),
+      SIGHTLINE_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10).meta({
+        description:
+          "… and its headers within this time (at most `SIGHTLINE_REQUEST_TIMEOUT_SECONDS`)",
+      }),
+      SIGHTLINE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(3600)
+        .default(10)
+        .meta({
+          description:
+            "a request's query is cancelled after this long; the answer is `503` with `Retry-After`, as for a database that cannot be reached (the worker's queries have no such bound)",
+        }),
+      SIGHTLINE_DB_LOCK_TIMEOUT_SECONDS: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(3600)
+        .default(5)
+        .meta({ description: "… and after waiting this long for a lock" }),
+      SIGHTLINE_RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().min(0).default(20).meta({
+        description:
+          "requests per second one API key may sustain, across all API processes when `SIGHTLINE_API_PROCESSES` is their number (token buckets per process, each 1/N of the figure); past it `429` with `Retry-After`; every authenticated answer carries `RateLimit-Limit` (the process's share of the burst), `-Remaining`, `-Reset`; `0` turns the limit off",
+      }),
+      SIGHTLINE_RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(100).meta({
+        description: "the burst of one API key's limit (at least `SIGHTLINE_API_PROCESSES`)",
+      }),
+      SIGHTLINE_RATE_LIMIT_CLIENT_PER_SECOND: z.coerce.number().min(0).default(50).meta({
+        description:
+          "the same per client address, counted before any key is looked up (health probes aside); `0` turns it off",
+      }),
+      SIGHTLINE_RATE_LIMIT_CLIENT_BURST: z.coerce.number().int().min(1).default(200).meta({
+        description: "the burst of one client address's limit (at least `SIGHTLINE_API_PROCESSES`)",
+      }),
+      SIGHTLINE_RATE_LIMIT_EVENTS_PER_SECOND: z.coerce.number().min(0).default(20).meta({
+        description:
+          "events per second one monitored account may post to `POST /events/aws` (a `terraform apply` may post hundreds in seconds; per process, 1/N as above); that route has no per-address limit, since EventBridge posts from addresses AWS shares",
+      }),
+      SIGHTLINE_RATE_LIMIT_EVENTS_BURST: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .default(500)
+        .meta({ description: "the burst of one monitored account's events" }),
+      SIGHTLINE_API_PROCESSES: z.coerce.number().int().min(1).max(1000).default(1).meta({
+        description:
+          "N, the number of API processes serving the same clients: each enforces 1/N of the rate limits' rates and bursts (bursts rounded down; a burst below N is refused), so that together they allow the configured figures",
+      }),
+      SIGHTLINE_KEY_MAX_DAYS: z.coerce.number().int().min(1).max(36_500).optional().meta({
+        description:
+          "when set, every new API key needs an `expiresAt` at most this many days ahead (`400` naming the rule otherwise); unset, `expiresAt` is optional and unbounded. Keys existing before it keep theirs",
+      }),
+      SIGHTLINE_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400).meta({
+        description:
+          "audit events older than this many days are deleted (every six hours, by the API processes; or `sightline audit prune`), each pruning recorded in its tenant's chain",
+      }),
+      TLS_CERT_FILE: z.string().min(1).optional().meta({
+        accepts: "a file path",
+        description:
+          "a PEM certificate chain: with `TLS_KEY_FILE`, the API serves HTTPS, with `Strict-Transport-Security`; `kill -HUP` reads both files again, so certificates rotate without a restart",
+      }),
+      TLS_KEY_FILE: z.string().min(1).optional().meta({
+        accepts: "a file path",
+        description: "the certificate's PEM private key (set with `TLS_CERT_FILE`, or neither)",
+      }),
       TRUST_PROXY: z
         .enum(["true", "false"], { message: "must be true or false" })
         .default("false")
-        .transform((value) => value === "true"),
+        .transform((value) => value === "true")
+        .meta({
+          description:
+            "`true` behind a TLS-terminating proxy: a client's address (for its rate limit) is the last entry of `X-Forwarded-For`",
+        }),
     }),
     PipelineConfig,
   )

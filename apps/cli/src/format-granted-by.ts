@@ -17,7 +17,11 @@ export function formatGrantedBy(sources: readonly GrantSource[] | undefined): st
 /** A principal's capability, with what grants it, on one line. */
 export function formatPrincipalAccess(row: PrincipalAccessSummary): string {
   const where = row.resourceArn === "" ? "service-wide" : `on ${row.resourceArn}`;
-  const except = row.exceptResources.length > 0 ? ` except ${row.exceptResources.join(", ")}` : "";
+  const excepted = [
+    ...row.exceptResources,
+    ...(row.exceptResourcesThisScopeOnly ?? []).map((scope) => `${scope} (this scope only)`),
+  ];
+  const except = excepted.length > 0 ? ` except ${excepted.join(", ")}` : "";
   const conditional = row.conditional ? " [conditional]" : "";
   return `${row.principalArn}: ${row.service} ${row.capability} ${where}${except}${conditional}; ${formatGrantedBy(row.grantedBy)}`;
 }

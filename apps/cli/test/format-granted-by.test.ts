@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatGrantedBy, formatIamAdmin } from "../src/format-granted-by.ts";
+import {
+  formatGrantedBy,
+  formatIamAdmin,
+  formatPrincipalAccess,
+} from "../src/format-granted-by.ts";
 
 describe("formatGrantedBy", () => {
   it("names each kind of policy as a reviewer finds it", () => {
@@ -55,6 +59,25 @@ describe("formatGrantedBy", () => {
     });
     expect(line).toBe(
       `arn:aws:iam::111122223333:role/admin: IAM admin; granted by: inline 'iam' [#0]; actions: ${actions.slice(0, 10).join(", ")}, … (12 actions)`,
+    );
+  });
+
+  it("names an Azure row's scopes cut at that scope only with the readable marker", () => {
+    const rg = "/subscriptions/s/resourceGroups/rg-data";
+    const line = formatPrincipalAccess({
+      principalArn: "aaaaaaaa-0000-0000-0000-000000000003",
+      principalName: "user 3",
+      principalType: "AzureUser",
+      service: "Microsoft.Storage",
+      capability: "administer-resource",
+      resourceArn: "",
+      conditional: false,
+      exceptResources: [`${rg}/providers/Microsoft.Storage/storageAccounts/sadata`],
+      exceptResourcesThisScopeOnly: [rg],
+      grantedBy: [],
+    });
+    expect(line).toBe(
+      `aaaaaaaa-0000-0000-0000-000000000003: Microsoft.Storage administer-resource service-wide except ${rg}/providers/Microsoft.Storage/storageAccounts/sadata, ${rg} (this scope only); granted by: no policy statement`,
     );
   });
 });

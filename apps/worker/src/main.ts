@@ -13,13 +13,8 @@ import {
 } from "@sightline/services";
 import { z } from "zod";
 
-const WorkerConfig = z.intersection(
-  BaseConfig.extend({
-    /** How long SIGTERM waits for running analyses before stopping anyway. */
-    SIGHTLINE_DRAIN_SECONDS: z.coerce.number().int().min(0).default(300),
-  }),
-  PipelineConfig,
-);
+/** Every process's settings (`SIGHTLINE_DRAIN_SECONDS` among them) and the pipeline's. */
+const WorkerConfig = z.intersection(BaseConfig, PipelineConfig);
 
 /** Set while a failed start would leave the embedded Postgres running. */
 let stopDatabase: (() => Promise<void>) | undefined;

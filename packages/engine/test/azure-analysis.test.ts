@@ -285,12 +285,10 @@ describe("Azure principal rows read with their exceptions (generated tenant, man
   const lower = (s: string) => s.toLowerCase();
   const within = (scope: string, top: string) =>
     top === "" || scope === top || scope.startsWith(`${top}/`);
-  const THIS_SCOPE_ONLY = " (this scope only)";
-  /** An excepted entry: a scope and its subtree, or (with THIS_SCOPE_ONLY) the scope alone. */
-  const excepts = (scope: string, entry: string) =>
-    entry.endsWith(THIS_SCOPE_ONLY)
-      ? scope === lower(entry.slice(0, -THIS_SCOPE_ONLY.length))
-      : within(scope, lower(entry));
+  /** Whether a row cuts a scope: inside a scope excepted with its subtree, or one excepted alone. */
+  const excepts = (scope: string, row: PrincipalAccessSummary) =>
+    row.exceptResources.some((e) => within(scope, lower(e))) ||
+    (row.exceptResourcesThisScopeOnly ?? []).some((e) => scope === lower(e));
   const rows = new Map<string, PrincipalAccessSummary[]>();
   for (const row of analysis.principalAccessSummaries()) {
     const key = `${row.principalArn}|${row.service}|${row.capability}`;
@@ -307,8 +305,8 @@ describe("Azure principal rows read with their exceptions (generated tenant, man
     const near: [string, string][] = [];
     for (const list of rows.values())
       for (const r of list)
-        for (const e of r.exceptResources) {
-          const at = e.endsWith(THIS_SCOPE_ONLY) ? e.slice(0, -THIS_SCOPE_ONLY.length) : e;
+        for (const at of [...r.exceptResources, ...(r.exceptResourcesThisScopeOnly ?? [])]) {
+          expect(at, "a scope, with no suffix").toMatch(/^\/subscriptions\/[^ ]*$/i);
           near.push([r.principalArn, at]);
           for (const x of resources)
             if (within(lower(x), lower(at))) near.push([r.principalArn, x]);
@@ -334,7 +332,7 @@ describe("Azure principal rows read with their exceptions (generated tenant, man
           const level = analysis.accessOf(principal, op.operation, scope);
           want = Math.max(want, level === "allowed" ? 2 : level === "conditional" ? 1 : 0);
         });
-        const held = covering.filter((r) => !r.exceptResources.some((e) => excepts(scope, e)));
+        const held = covering.filter((r) => !excepts(scope, r));
         const got = Math.max(0, ...held.map((r) => (r.conditional ? 1 : 2)));
         const what = `${principal} ${pair.provider} ${pair.capability} at ${scope}`;
         expect(got, what).toBeLessThanOrEqual(want);

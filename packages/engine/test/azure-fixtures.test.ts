@@ -18,7 +18,10 @@ interface RowExpectation {
   capability: string;
   resourceArn?: string;
   conditional?: boolean;
+  /** With it, the row's scopes cut with their subtree, and those cut alone (below) are checked. */
   exceptResources?: string[];
+  /** Scopes cut at that scope only (`doNotApplyToChildScopes`); none when omitted. */
+  exceptResourcesThisScopeOnly?: string[];
   /** Role names of the granting assignments (exactly). */
   grantedBy?: string[];
   /** Every granting assignment is received through this group. */
@@ -90,8 +93,12 @@ function matches(row: PrincipalAccessSummary | ResourceAccessSummary, e: RowExpe
 
 function checkRow(row: PrincipalAccessSummary | ResourceAccessSummary, e: RowExpectation) {
   if (e.conditional !== undefined) expect(row.conditional).toBe(e.conditional);
-  if (e.exceptResources && "exceptResources" in row)
+  if (e.exceptResources && "exceptResources" in row) {
     expect(row.exceptResources.map(lower)).toEqual(e.exceptResources.map(lower));
+    expect((row.exceptResourcesThisScopeOnly ?? []).map(lower)).toEqual(
+      (e.exceptResourcesThisScopeOnly ?? []).map(lower),
+    );
+  }
   if (e.grantedBy)
     expect((row.grantedBy ?? []).map((g) => g.policyName).sort()).toEqual([...e.grantedBy].sort());
   for (const g of row.grantedBy ?? []) {

@@ -51,6 +51,7 @@ export function* syntheticPrincipalAccessRows(
         except_resources: pattern === "" && j % 5 === 0 ? someExceptions : noExceptions,
         resource_pattern: pattern,
         granted_by: j % 4 === 0 ? grantedByInline : grantedByManaged,
+        except_resources_this_scope_only: noExceptions,
       };
     }
   }

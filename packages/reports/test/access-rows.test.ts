@@ -66,7 +66,18 @@ describe("principalAccessReportRows", () => {
       conditional: true,
       except_resources: ["arn:aws:s3:::secret/*"],
       granted_by: [{ policyType: "inline", policyName: "reports-read", sids: ["Read"] }],
+      except_resources_this_scope_only: [],
     });
+  });
+
+  it("carries the scopes cut at that scope only in a list of their own", () => {
+    const rg = "/subscriptions/s/resourceGroups/rg-data";
+    const [row] = principalAccessReportRows(
+      [{ ...summary(""), exceptResources: [`${rg}/x`], exceptResourcesThisScopeOnly: [rg] }],
+      context,
+    );
+    expect(row?.except_resources).toEqual([`${rg}/x`]);
+    expect(row?.except_resources_this_scope_only).toEqual([rg]);
   });
 
   it("writes a row per covered resource, and the pattern when it covers none", () => {

@@ -67,6 +67,7 @@ describe("openCsvWriter", () => {
       '["arn:aws:s3:::secret/*"]',
       "",
       '[{"policyType":"inline","policyName":"a \\"quoted\\", name","sids":["Read","#1"]}]',
+      "[]",
     ]);
   });
 

@@ -40,6 +40,8 @@ describe("openParquetWriter", () => {
       principal_tags: i % 7 === 0 ? { Team: `t${i % 3}` } : { ...row.principal_tags },
       granted_by: [`policy-${Math.floor(i / 50) % 4}`, ...(i % 11 === 0 ? [`extra-${i}`] : [])],
       except_resources: i % 5 === 0 ? [] : [`arn:aws:s3:::bucket-${i % 3}`],
+      except_resources_this_scope_only:
+        i % 4 === 0 ? [`/subscriptions/s/resourceGroups/rg-${i % 3}`] : [],
     }));
     const written = await writeParquet(PRINCIPAL_ACCESS_COLUMNS, rows, 700);
     const { rows: read } = await readParquet(written.path);

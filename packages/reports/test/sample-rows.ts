@@ -51,6 +51,7 @@ export function* samplePrincipalAccessRows(count: number): Generator<PrincipalAc
         i % 2 === 0
           ? [{ policyType: "inline", policyName: 'a "quoted", name', sids: ["Read", "#1"] }]
           : [],
+      except_resources_this_scope_only: [],
     };
   }
 }

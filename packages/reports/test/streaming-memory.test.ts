@@ -39,6 +39,7 @@ function* uniqueRows(heapSamples: number[], external = false): Generator<Princip
       except_resources: [],
       resource_pattern: `arn:aws:s3:::customer-data-bucket-${i}/exports/${i}/*`,
       granted_by: [{ policyType: "inline", policyName: `policy-${i}`, sids: ["#0"] }],
+      except_resources_this_scope_only: [],
     };
   }
 }

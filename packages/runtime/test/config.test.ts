@@ -3,7 +3,11 @@ import { BaseConfig, parseConfig } from "../src/index.ts";
 
 describe("parseConfig", () => {
   it("applies the defaults of BaseConfig", () => {
-    expect(parseConfig(BaseConfig, {})).toEqual({ SIGHTLINE_DATA_DIR: ".data", LOG_LEVEL: "info" });
+    expect(parseConfig(BaseConfig, {})).toEqual({
+      SIGHTLINE_DATA_DIR: ".data",
+      LOG_LEVEL: "info",
+      SIGHTLINE_DRAIN_SECONDS: 300,
+    });
   });
 
   it("names every wrong variable, never its value", () => {

@@ -73,12 +73,12 @@ export { type OpenedServices, openServiceContext } from "./runtime/open-service-
 export { startJobQueue } from "./runtime/start-job-queue.ts";
 export { warnPendingOemRevocations } from "./runtime/warn-pending-oem-revocations.ts";
 export { warnSharedAuditorRoles } from "./runtime/warn-shared-auditor-roles.ts";
+export { PipelineConfig } from "./runtime/worker-config.ts";
 export {
   alertSettingsOf,
   analysisSettingsOf,
-  PipelineConfig,
   workerSettingsOf,
-} from "./runtime/worker-config.ts";
+} from "./runtime/worker-settings.ts";
 export { importSnapshot } from "./snapshots/import-snapshot.ts";
 export {
   type AccountOwner,

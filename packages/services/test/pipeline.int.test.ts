@@ -249,6 +249,7 @@ describe("an analysis, end to end through the fake AWS", () => {
         conditional: false,
         except_resources: [],
         resource_pattern: "arn:aws:s3:::reports/*",
+        except_resources_this_scope_only: [],
       }),
     ]);
   });

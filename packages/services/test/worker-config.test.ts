@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  alertSettingsOf,
-  analysisSettingsOf,
-  PipelineConfig,
-} from "../src/runtime/worker-config.ts";
+import { PipelineConfig } from "../src/runtime/worker-config.ts";
+import { alertSettingsOf, analysisSettingsOf } from "../src/runtime/worker-settings.ts";
 
 const APP = "5a9c1b2e-0d7f-4c3b-9e21-8f6a4d3c2b10";
 

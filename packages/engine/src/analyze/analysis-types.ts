@@ -84,8 +84,18 @@ export interface PrincipalAccessSummary {
   /** "" for service-wide (granted on `*`), else the resource ARN pattern of the grant. */
   resourceArn: string;
   conditional: boolean;
-  /** Service-wide rows: resource patterns where a Deny carves this capability out (maybe under conditions). */
+  /**
+   * AWS service-wide rows: resource patterns where a Deny carves this capability out (maybe under
+   * conditions). Azure: scopes at or below the row's where a deny assignment cuts the capability,
+   * each with everything below it.
+   */
   exceptResources: readonly string[];
+  /**
+   * Azure: scopes where a deny assignment with `doNotApplyToChildScopes` cuts the capability at
+   * that scope only, the scopes below it keeping the row's access. Absent when none (always for
+   * AWS).
+   */
+  exceptResourcesThisScopeOnly?: readonly string[];
   /** The policies whose statements give this capability. */
   grantedBy?: readonly GrantSource[];
 }

@@ -8,11 +8,6 @@ import { providerOfResourceId } from "./azure-scope.ts";
 import { AUTHORIZATION, type ScopeEvaluator } from "./azure-scope-evaluation.ts";
 
 const EMPTY: readonly string[] = Object.freeze([]);
-/**
- * Follows a scope in a principal row's `exceptResources` when the capability is cut at that
- * scope only (a deny assignment with `doNotApplyToChildScopes`), not in the scopes below it.
- */
-const THIS_SCOPE_ONLY = " (this scope only)";
 
 type SignatureRow = Omit<
   PrincipalAccessSummary,
@@ -68,7 +63,7 @@ export class AzurePrincipalRows {
         for (let i = 0; i < rows.length; i++) {
           const m = members[j] as AzurePrincipal;
           const row = rows[i] as SignatureRow;
-          yield {
+          const summary: PrincipalAccessSummary = {
             principalArn: m.id,
             principalName: m.name,
             principalType: m.type,
@@ -79,6 +74,9 @@ export class AzurePrincipalRows {
             exceptResources: row.exceptResources,
             grantedBy: row.grantedBy,
           };
+          if (row.exceptResourcesThisScopeOnly)
+            summary.exceptResourcesThisScopeOnly = row.exceptResourcesThisScopeOnly;
+          yield summary;
         }
       // The per-scope accesses of this signature are not needed again for these rows.
       signature.accessByScope.clear();
@@ -87,9 +85,9 @@ export class AzurePrincipalRows {
 
   /**
    * The summary rows of one signature, shared by its members. A row at a scope holds for the
-   * scope and everything below it, less its `exceptResources`: a scope named alone is cut with
-   * its subtree; one followed by THIS_SCOPE_ONLY is cut at that scope only (a deny with
-   * `doNotApplyToChildScopes` there), its children keeping the row's access.
+   * scope and everything below it, less its `exceptResources` (each cut with its subtree) and
+   * its `exceptResourcesThisScopeOnly` (each cut at that scope only, by a deny with
+   * `doNotApplyToChildScopes` there: its children keep the row's access).
    */
   private signatureRows(signature: Signature): SignatureRow[] {
     const rows: SignatureRow[] = [];
@@ -125,16 +123,15 @@ export class AzurePrincipalRows {
         for (const x of above) inherited = Math.max(inherited, x.below.access.levels[k] as number);
         if (level <= inherited) continue;
         const except: string[] = [];
+        const exceptHere: string[] = [];
         // The scopes cut with their subtree: only the topmost of a cut subtree is named.
         const cut: string[] = [];
-        if ((here.levels[k] as number) < level)
-          except.push(`${display(here.scope)}${THIS_SCOPE_ONLY}`);
+        if ((here.levels[k] as number) < level) exceptHere.push(display(here.scope));
         for (const x of below) {
           if ((x.levels[k] as number) >= level || (x.filter && !x.filter(k))) continue;
           const ancestors = evaluator.ancestors(x.scope);
           if (cut.some((c) => ancestors.has(c))) continue;
-          if ((x.below.access.levels[k] as number) >= level)
-            except.push(`${display(x.scope)}${THIS_SCOPE_ONLY}`);
+          if ((x.below.access.levels[k] as number) >= level) exceptHere.push(display(x.scope));
           else {
             cut.push(x.scope);
             except.push(display(x.scope));
@@ -147,6 +144,7 @@ export class AzurePrincipalRows {
           resourceArn: here.scope === sub ? "" : display(here.scope),
           conditional: level === 1,
           exceptResources: except.length === 0 ? EMPTY : except,
+          ...(exceptHere.length === 0 ? {} : { exceptResourcesThisScopeOnly: exceptHere }),
           grantedBy: this.sources.grantedBy(here.below, k),
         });
       }

@@ -73,6 +73,9 @@ export const PRINCIPAL_ACCESS_COLUMNS = [
   column("except_resources", "json"),
   column("resource_pattern", "string"),
   column("granted_by", "json"),
+  // Azure: scopes cut at that scope only (a deny with doNotApplyToChildScopes); last, so that
+  // the columns before keep their places for readers by position.
+  column("except_resources_this_scope_only", "json"),
 ] as const;
 
 export const RESOURCE_ACCESS_COLUMNS = [

@@ -32,6 +32,7 @@ export function buildPrincipalAccessRow(
     except_resources: summary.exceptResources,
     resource_pattern: summary.resourceArn,
     granted_by: summary.grantedBy ?? NONE,
+    except_resources_this_scope_only: summary.exceptResourcesThisScopeOnly ?? NONE,
   };
 }
 

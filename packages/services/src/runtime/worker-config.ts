@@ -1,112 +1,172 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { AppSecret } from "@sightline/azure";
 import { REPORT_FORMATS } from "@sightline/reports/formats";
 import { z } from "zod";
-import {
-  type AlertSettings,
-  type AllowedHost,
-  DEFAULT_ALERT_RETRY,
-  parseAllowedHost,
-} from "../alerts/alert-settings.ts";
-import type { AnalysisSettings, AzureSettings } from "../analysis/analysis-settings.ts";
+import { DEFAULT_ALERT_RETRY, parseAllowedHost } from "../alerts/alert-settings.ts";
 import { DEFAULT_QUEUE_SETTINGS } from "../queue/analysis-queue.ts";
 import { DEFAULT_LEASE_SETTINGS } from "../queue/lease-keeper.ts";
 import { DEFAULT_EVENT_SETTINGS } from "../worker/event-job.ts";
-import type { WorkerSettings } from "../worker/start-worker.ts";
 
-const list = z.string().transform((text) =>
-  text
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
+const list = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .meta({ accepts: "a comma-separated list" });
 
-/** The analysis pipeline's settings, from the environment (see the README's table). */
+const decimal = (min: number, max?: number) =>
+  max === undefined ? z.coerce.number().min(min) : z.coerce.number().min(min).max(max);
+const whole = (min: number, max?: number) => decimal(min, max).int();
+
+/**
+ * The analysis pipeline's settings, from the environment: read by the workers, and by the API
+ * (which starts or stands beside them). Each variable's `.meta({ description, defaultText,
+ * accepts })` is its entry in `docs/configuration.md` (`pnpm docs:configuration`).
+ */
 export const PipelineConfig = z
   .object({
-    /** An AWS KMS key wraps own credentials' data keys; unset: a local key in the data dir. */
-    SIGHTLINE_KMS_KEY_ID: z.string().min(1).optional(),
-    SIGHTLINE_CVS_URL: z.url({ protocol: /^https?$/ }).optional(),
-    SIGHTLINE_CVS_TOKEN: z.string().min(1).optional(),
-    SIGHTLINE_AWS_REGIONS: list.optional(),
-    /** Sightline's own multi-tenant Entra ID application: its client ID, and a secret or a certificate. */
+    SIGHTLINE_KMS_KEY_ID: z.string().min(1).optional().meta({
+      accepts: "a KMS key ARN",
+      description:
+        "the ARN of an AWS KMS key (its region is the ARN's) that wraps the data keys of own credentials and alert destinations' secrets",
+      defaultText: "a local key generated once into `<data dir>/master-key` (mode 600)",
+    }),
+    SIGHTLINE_CVS_URL: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .meta({
+        description:
+          "the credential vending service of `auditorAuthMethod: cvs` (protocol in `packages/aws/README.md`); set with `SIGHTLINE_CVS_TOKEN`",
+      }),
+    SIGHTLINE_CVS_TOKEN: z.string().min(1).optional().meta({
+      description: "Sightline's bearer token for the credential vending service (never logged)",
+    }),
+    SIGHTLINE_AWS_REGIONS: list.optional().meta({
+      description: "comma-separated regions whose KMS keys are collected",
+      defaultText: "the account's enabled regions",
+    }),
     SIGHTLINE_AZURE_CLIENT_ID: z
       .string()
       .regex(
         /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
         "must be an application (client) ID (a UUID)",
       )
-      .optional(),
-    SIGHTLINE_AZURE_CLIENT_SECRET: z.string().min(1).optional(),
-    /** A PEM file holding the application's certificate and its private key. */
-    SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH: z.string().min(1).optional(),
-    /** Endpoint overrides (private clouds, tests); the defaults are each cloud's own. */
-    SIGHTLINE_AZURE_ARM_URL: z.url({ protocol: /^https$/ }).optional(),
-    SIGHTLINE_AZURE_GRAPH_URL: z.url({ protocol: /^https$/ }).optional(),
-    SIGHTLINE_AZURE_AUTHORITY_HOST: z.url({ protocol: /^https$/ }).optional(),
-    /** `xlsx` adds k9's workbook of an AWS account's reports to the row formats. */
+      .optional()
+      .meta({
+        accepts: "a UUID",
+        description:
+          "the client ID of Sightline's own multi-tenant Entra ID application; when set, an Azure account must name it in `auditorAuthConfig.clientId`",
+      }),
+    SIGHTLINE_AZURE_CLIENT_SECRET: z.string().min(1).optional().meta({
+      description:
+        "that application's client secret (never logged); it or `SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH`, not both: without either, Azure `config` accounts fail saying so",
+    }),
+    SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH: z.string().min(1).optional().meta({
+      accepts: "a file path",
+      description: "a PEM file holding that application's certificate and its private key",
+    }),
+    SIGHTLINE_AZURE_ARM_URL: z
+      .url({ protocol: /^https$/ })
+      .optional()
+      .meta({
+        description:
+          "replaces the Azure Resource Manager endpoint (private clouds, tests); `azure-government` defaults to `https://management.usgovcloudapi.net`",
+        defaultText: "the cloud's",
+      }),
+    SIGHTLINE_AZURE_GRAPH_URL: z
+      .url({ protocol: /^https$/ })
+      .optional()
+      .meta({
+        description:
+          "replaces the Microsoft Graph endpoint; `azure-government` defaults to `https://graph.microsoft.us`",
+        defaultText: "the cloud's",
+      }),
+    SIGHTLINE_AZURE_AUTHORITY_HOST: z
+      .url({ protocol: /^https$/ })
+      .optional()
+      .meta({
+        description:
+          "replaces the Entra ID sign-in endpoint; `azure-government` defaults to `https://login.microsoftonline.us`",
+        defaultText: "the cloud's",
+      }),
     SIGHTLINE_REPORT_FORMATS: list
       .pipe(z.array(z.enum([...REPORT_FORMATS, "xlsx"])).min(1, "must name at least one format"))
-      .default(["csv", "parquet"]),
-    /** S3-compatible inbox endpoints (and the loopback fake) need path-style bucket addressing. */
-    SIGHTLINE_S3_FORCE_PATH_STYLE: z.stringbool().default(false),
-    /** A transition after the upgrade: deliver to destinations not proven yet, with a warning. */
-    SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS: z.stringbool().default(false),
-    SIGHTLINE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
-    SIGHTLINE_DAILY_CRON: z.string().min(9).default("0 7 * * *"),
-    SIGHTLINE_DAILY_WINDOW_MINUTES: z.coerce.number().int().min(0).max(1440).default(240),
-    SIGHTLINE_SNAPSHOT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
-    SIGHTLINE_JOB_RETRY_LIMIT: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .default(DEFAULT_QUEUE_SETTINGS.retryLimit),
-    SIGHTLINE_JOB_RETRY_DELAY_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(DEFAULT_QUEUE_SETTINGS.retryDelaySeconds),
-    SIGHTLINE_JOB_EXPIRE_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(10)
-      .default(DEFAULT_QUEUE_SETTINGS.expireInSeconds),
-    SIGHTLINE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
-    SIGHTLINE_EVENTS_SQS_URL: z.url({ protocol: /^https?$/ }).optional(),
-    SIGHTLINE_EVENT_QUIET_SECONDS: z.coerce
-      .number()
-      .min(0)
-      .max(300)
-      .default(DEFAULT_EVENT_SETTINGS.quietSeconds),
-    SIGHTLINE_EVENT_MAX_WAIT_SECONDS: z.coerce
-      .number()
-      .min(0)
-      .max(600)
-      .default(DEFAULT_EVENT_SETTINGS.maxWaitSeconds),
-    SIGHTLINE_EVENT_CONCURRENCY: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(32)
-      .default(DEFAULT_EVENT_SETTINGS.concurrency),
-    SIGHTLINE_LEASE_RENEW_SECONDS: z.coerce
-      .number()
-      .min(0.2)
-      .max(60)
-      .default(DEFAULT_LEASE_SETTINGS.renewSeconds),
-    SIGHTLINE_LEASE_LOST_AFTER_SECONDS: z.coerce
-      .number()
-      .min(1)
-      .max(600)
-      .default(DEFAULT_LEASE_SETTINGS.lostAfterSeconds),
-    SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(60)
-      .default(DEFAULT_LEASE_SETTINGS.maxRunSeconds.analysis),
-    /** Internal hosts alert webhooks may reach (tests, an internal relay): `name` or `name:port`. */
+      .default(["csv", "parquet"])
+      .meta({
+        description:
+          "formats of the dated and latest reports: `csv` is k9's four CSVs (Sightline's columns for Azure); `parquet` and `jsonl` hold Sightline's full rows and the access paths, under the account's `sightline/` folder (Parquet when only `csv` is named); `xlsx` adds k9's `resource-access-audit.<stamp>.xlsx` workbook of an AWS account (dated, listed in the manifest; off by default: it writes about 63,000 rows/s, some 90 s for a 10,000-principal account); the hive copy is always Parquet",
+      }),
+    SIGHTLINE_S3_FORCE_PATH_STYLE: z.stringbool().default(false).meta({
+      description:
+        "path-style bucket addressing, for S3-compatible inbox endpoints (and the loopback fake)",
+    }),
+    SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS: z.stringbool().default(false).meta({
+      description:
+        "`true` delivers to S3 buckets whose owner has not proven them yet, with a warning in every such execution and manifest: only for the transition after the upgrade that introduced the proof",
+    }),
+    SIGHTLINE_WORKER_CONCURRENCY: whole(1, 32).default(1).meta({
+      description: "analyses one worker process runs at once (about 1 GiB of memory each)",
+    }),
+    SIGHTLINE_DAILY_CRON: z.string().min(9).default("0 7 * * *").meta({
+      accepts: "a cron expression",
+      description: "when the daily analysis starts (a cron expression, UTC)",
+    }),
+    SIGHTLINE_DAILY_WINDOW_MINUTES: whole(0, 1440)
+      .default(240)
+      .meta({ description: "the daily analyses are spread evenly over this window" }),
+    SIGHTLINE_SNAPSHOT_RETENTION_DAYS: whole(1).default(30).meta({
+      description: "collected snapshots are kept this long (each account's newest always)",
+    }),
+    SIGHTLINE_JOB_RETRY_LIMIT: whole(0, 20).default(DEFAULT_QUEUE_SETTINGS.retryLimit).meta({
+      description:
+        "retries of an analysis that failed in a way that may pass (throttling, outages), with exponential back-off",
+    }),
+    SIGHTLINE_JOB_RETRY_DELAY_SECONDS: whole(1)
+      .default(DEFAULT_QUEUE_SETTINGS.retryDelaySeconds)
+      .meta({ description: "the first retry's delay, doubling at each retry" }),
+    SIGHTLINE_JOB_EXPIRE_SECONDS: whole(10).default(DEFAULT_QUEUE_SETTINGS.expireInSeconds).meta({
+      description:
+        "the queue's last resort: a job active this long is failed into a retry; it must exceed `SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS` (the lease brings a dead worker's job back long before)",
+    }),
+    SIGHTLINE_POLL_SECONDS: decimal(0.5, 60)
+      .default(1)
+      .meta({ description: "how often an idle worker asks for a job" }),
+    SIGHTLINE_EVENTS_SQS_URL: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .meta({
+        description:
+          "an SQS queue of CloudTrail events (one central EventBridge bus for many accounts) that the workers consume with Sightline's own credentials",
+      }),
+    SIGHTLINE_EVENT_QUIET_SECONDS: decimal(0, 300)
+      .default(DEFAULT_EVENT_SETTINGS.quietSeconds)
+      .meta({
+        description:
+          "an account's CloudTrail events wait until none came for this long (a `terraform apply` is one step) …",
+      }),
+    SIGHTLINE_EVENT_MAX_WAIT_SECONDS: decimal(0, 600)
+      .default(DEFAULT_EVENT_SETTINGS.maxWaitSeconds)
+      .meta({ description: "… but never longer than this after the first of them" }),
+    SIGHTLINE_EVENT_CONCURRENCY: whole(1, 32).default(DEFAULT_EVENT_SETTINGS.concurrency).meta({
+      description:
+        "event steps one worker process runs at once, beside its analyses (their own lane: they never wait behind full analyses)",
+    }),
+    SIGHTLINE_LEASE_RENEW_SECONDS: decimal(0.2, 60)
+      .default(DEFAULT_LEASE_SETTINGS.renewSeconds)
+      .meta({ description: "a running job's worker renews its lease this often" }),
+    SIGHTLINE_LEASE_LOST_AFTER_SECONDS: decimal(1, 600)
+      .default(DEFAULT_LEASE_SETTINGS.lostAfterSeconds)
+      .meta({
+        description:
+          "a lease not renewed for this long is lost, and any worker runs the job again at once (no back-off, no retry counted); at least twice `SIGHTLINE_LEASE_RENEW_SECONDS`",
+      }),
+    SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS: whole(60)
+      .default(DEFAULT_LEASE_SETTINGS.maxRunSeconds.analysis)
+      .meta({
+        description:
+          "an analysis still running (its worker alive and renewing) after this long is hung: it ends `failed` with `RUN_TIME_EXCEEDED` (event steps: 300 s, alerts: 600 s)",
+      }),
     SIGHTLINE_ALERT_ALLOWED_HOSTS: list
       .pipe(
         z.array(
@@ -118,26 +178,35 @@ export const PipelineConfig = z
             ),
         ),
       )
-      .default([]),
-    /** The operator's mail relay for email alerts, `smtp://user:pass@relay:587` (never logged). */
+      .default([])
+      .meta({
+        accepts: "a comma-separated list of `host` or `host:port`",
+        description:
+          "comma-separated host names or IP addresses, each optionally `:port` (`hooks.corp.example:8443`, `127.0.0.1`): internal hosts that alert webhooks may reach, over `https://` or `http://` (every other webhook must be `https://` to a public address)",
+      }),
     SIGHTLINE_SMTP_URL: z
       .url({ protocol: /^smtps?$/, message: "must be an smtp:// or smtps:// URL" })
-      .optional(),
-    SIGHTLINE_ALERT_EMAIL_FROM: z.email({ message: "must be an email address" }).optional(),
-    /** PEM certificates webhooks' TLS may chain to, besides the system's CAs. */
-    SIGHTLINE_ALERT_CA_FILE: z.string().min(1).optional(),
-    SIGHTLINE_ALERT_RETRY_LIMIT: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .default(DEFAULT_ALERT_RETRY.limit),
-    SIGHTLINE_ALERT_RETRY_DELAY_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(3600)
-      .default(DEFAULT_ALERT_RETRY.delaySeconds),
+      .optional()
+      .meta({
+        description:
+          "the mail relay of email alerts, `smtp://user:pass@relay:587` (`smtps://` for implicit TLS; never logged); without a relay, email destinations are refused",
+      }),
+    SIGHTLINE_ALERT_EMAIL_FROM: z
+      .email({ message: "must be an email address" })
+      .optional()
+      .meta({ description: "the sender of alert emails (required with `SIGHTLINE_SMTP_URL`)" }),
+    SIGHTLINE_ALERT_CA_FILE: z.string().min(1).optional().meta({
+      accepts: "a file path",
+      description:
+        "a PEM file of CA certificates that webhooks' TLS may chain to, besides the system's (an internal CA); TLS is always verified",
+    }),
+    SIGHTLINE_ALERT_RETRY_LIMIT: whole(0, 20).default(DEFAULT_ALERT_RETRY.limit).meta({
+      description:
+        "retries of an alert that failed in a way that may pass (5xx, 429, network, a relay's 4xx, throttling), with exponential back-off: about 30 minutes in all by default",
+    }),
+    SIGHTLINE_ALERT_RETRY_DELAY_SECONDS: whole(1, 3600)
+      .default(DEFAULT_ALERT_RETRY.delaySeconds)
+      .meta({ description: "the first alert retry's delay, doubling at each retry" }),
   })
   .refine((c) => c.SIGHTLINE_SMTP_URL === undefined || c.SIGHTLINE_ALERT_EMAIL_FROM !== undefined, {
     path: ["SIGHTLINE_ALERT_EMAIL_FROM"],
@@ -168,98 +237,3 @@ export const PipelineConfig = z
     },
   );
 export type PipelineConfig = z.infer<typeof PipelineConfig>;
-
-/** Sightline's Azure application and endpoint overrides; undefined when nothing is set. */
-function azureSettingsOf(config: PipelineConfig): AzureSettings | undefined {
-  const appSecret: AppSecret | undefined = config.SIGHTLINE_AZURE_CLIENT_SECRET
-    ? { kind: "secret", clientSecret: config.SIGHTLINE_AZURE_CLIENT_SECRET }
-    : config.SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH
-      ? { kind: "certificate", certificatePath: config.SIGHTLINE_AZURE_CLIENT_CERTIFICATE_PATH }
-      : undefined;
-  const endpoints = {
-    ...(config.SIGHTLINE_AZURE_ARM_URL ? { armUrl: config.SIGHTLINE_AZURE_ARM_URL } : {}),
-    ...(config.SIGHTLINE_AZURE_GRAPH_URL ? { graphUrl: config.SIGHTLINE_AZURE_GRAPH_URL } : {}),
-    ...(config.SIGHTLINE_AZURE_AUTHORITY_HOST
-      ? { authorityHost: config.SIGHTLINE_AZURE_AUTHORITY_HOST }
-      : {}),
-  };
-  const settings: AzureSettings = {
-    ...(appSecret ? { appSecret } : {}),
-    ...(config.SIGHTLINE_AZURE_CLIENT_ID ? { clientId: config.SIGHTLINE_AZURE_CLIENT_ID } : {}),
-    ...(Object.keys(endpoints).length > 0 ? { endpoints } : {}),
-  };
-  return Object.keys(settings).length > 0 ? settings : undefined;
-}
-
-export function analysisSettingsOf(config: PipelineConfig, dataDir: string): AnalysisSettings {
-  const azure = azureSettingsOf(config);
-  return {
-    ...(azure ? { azure } : {}),
-    inboxDir: path.join(dataDir, "inbox"),
-    workDir: path.join(dataDir, "work"),
-    formats: config.SIGHTLINE_REPORT_FORMATS.filter((format) => format !== "xlsx"),
-    ...(config.SIGHTLINE_REPORT_FORMATS.includes("xlsx") ? { workbook: true } : {}),
-    ...(config.SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS ? { allowUnprovenDestinations: true } : {}),
-    ...(config.SIGHTLINE_AWS_REGIONS ? { regions: config.SIGHTLINE_AWS_REGIONS } : {}),
-    ...(config.SIGHTLINE_CVS_URL && config.SIGHTLINE_CVS_TOKEN
-      ? { credentialVending: { url: config.SIGHTLINE_CVS_URL, token: config.SIGHTLINE_CVS_TOKEN } }
-      : {}),
-    ...(config.SIGHTLINE_S3_FORCE_PATH_STYLE
-      ? { awsClientOptions: { s3ForcePathStyle: true } }
-      : {}),
-  };
-}
-
-export function workerSettingsOf(config: PipelineConfig, dataDir: string): WorkerSettings {
-  return {
-    analysis: analysisSettingsOf(config, dataDir),
-    queue: {
-      retryLimit: config.SIGHTLINE_JOB_RETRY_LIMIT,
-      retryDelaySeconds: config.SIGHTLINE_JOB_RETRY_DELAY_SECONDS,
-      expireInSeconds: config.SIGHTLINE_JOB_EXPIRE_SECONDS,
-      lease: {
-        ...DEFAULT_LEASE_SETTINGS,
-        renewSeconds: config.SIGHTLINE_LEASE_RENEW_SECONDS,
-        lostAfterSeconds: config.SIGHTLINE_LEASE_LOST_AFTER_SECONDS,
-        maxRunSeconds: {
-          ...DEFAULT_LEASE_SETTINGS.maxRunSeconds,
-          analysis: config.SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS,
-        },
-      },
-    },
-    concurrency: config.SIGHTLINE_WORKER_CONCURRENCY,
-    dailyCron: config.SIGHTLINE_DAILY_CRON,
-    dailyWindowMinutes: config.SIGHTLINE_DAILY_WINDOW_MINUTES,
-    snapshotRetentionDays: config.SIGHTLINE_SNAPSHOT_RETENTION_DAYS,
-    pollingIntervalSeconds: config.SIGHTLINE_POLL_SECONDS,
-    ...(config.SIGHTLINE_EVENTS_SQS_URL ? { eventQueueUrl: config.SIGHTLINE_EVENTS_SQS_URL } : {}),
-    events: {
-      ...DEFAULT_EVENT_SETTINGS,
-      quietSeconds: config.SIGHTLINE_EVENT_QUIET_SECONDS,
-      maxWaitSeconds: config.SIGHTLINE_EVENT_MAX_WAIT_SECONDS,
-      concurrency: config.SIGHTLINE_EVENT_CONCURRENCY,
-    },
-  };
-}
-
-/** How alerts are delivered, from the environment (see the README's table). */
-export function alertSettingsOf(config: PipelineConfig): AlertSettings {
-  const allowedHosts = config.SIGHTLINE_ALERT_ALLOWED_HOSTS.map(
-    (entry) => parseAllowedHost(entry) as AllowedHost,
-  );
-  const caFile = config.SIGHTLINE_ALERT_CA_FILE;
-  return {
-    allowedHosts,
-    retry: {
-      limit: config.SIGHTLINE_ALERT_RETRY_LIMIT,
-      delaySeconds: config.SIGHTLINE_ALERT_RETRY_DELAY_SECONDS,
-    },
-    ...(config.SIGHTLINE_SMTP_URL && config.SIGHTLINE_ALERT_EMAIL_FROM
-      ? { smtp: { url: config.SIGHTLINE_SMTP_URL, from: config.SIGHTLINE_ALERT_EMAIL_FROM } }
-      : {}),
-    ...(caFile ? { caCertificates: [readFileSync(caFile, "utf8")] } : {}),
-    ...(config.SIGHTLINE_S3_FORCE_PATH_STYLE
-      ? { aws: { clientOptions: { s3ForcePathStyle: true } } }
-      : {}),
-  };
-}
