@@ -10,7 +10,16 @@ const answer = (
   path: string,
   status: number,
   extra: Partial<Answer> = {},
-): Answer => ({ path, phase, status, retryAfter: null, body: undefined, ms: 5, ...extra });
+): Answer => ({
+  path,
+  phase,
+  endedIn: phase,
+  status,
+  retryAfter: null,
+  body: undefined,
+  ms: 5,
+  ...extra,
+});
 const unavailable = { retryAfter: "5", body: { code: "UNAVAILABLE" } };
 const good: Answer[] = [
   answer("before", "/healthz", 200),
@@ -56,6 +65,11 @@ describe("apiAnswerViolations", () => {
     const violations = apiAnswerViolations([...good, bad], all, 5000);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toContain(words);
+  });
+
+  it("takes a /readyz asked while down but answered after as it is", () => {
+    const late = answer("down", "/readyz", 200, { endedIn: "after" });
+    expect(apiAnswerViolations([...good, late], all, 5000)).toEqual([]);
   });
 
   it("reports a read that does not answer 200 again after the fault", () => {
