@@ -66,6 +66,8 @@ beforeAll(async () => {
       SIGHTLINE_LEASE_RENEW_SECONDS: "0.5",
       SIGHTLINE_LEASE_LOST_AFTER_SECONDS: "2",
       SIGHTLINE_JOB_EXPIRE_SECONDS: "3600",
+      // An attempt failed on a terminated connection runs again after 1 s, not 30.
+      SIGHTLINE_JOB_RETRY_DELAY_SECONDS: "1",
       ...Object.fromEntries(services.map((s) => [`AWS_ENDPOINT_URL_${s}`, fake.url])),
       AWS_ACCESS_KEY_ID: fake.serviceCredentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: fake.serviceCredentials.secretAccessKey,
