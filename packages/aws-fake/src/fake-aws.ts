@@ -86,6 +86,8 @@ export interface FakeAws {
   readonly calls: readonly RecordedCall[];
   /** Objects written, by `<bucket>/<key>`. */
   readonly objects: ReadonlyMap<string, StoredObject>;
+  /** Multipart uploads started and neither completed nor aborted, by upload ID. */
+  readonly uploads: ReadonlyMap<string, { readonly bucket: string; readonly key: string }>;
   /** Findings imported into Security Hub (any region, any caller), in arrival order. */
   readonly findings: readonly ImportedFinding[];
   /** Makes matching calls fail (or alters them: `corrupt-body`, `no-checksum`) `times` times. */
@@ -171,6 +173,7 @@ export async function startFakeAws(
     },
     calls: state.calls,
     objects: state.objects,
+    uploads: state.uploads,
     findings: state.findings,
     inject: (fault) => addFault(state, fault),
     clearFaults: () => {

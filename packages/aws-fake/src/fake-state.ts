@@ -59,6 +59,8 @@ export interface MultipartUpload {
   readonly bucket: string;
   readonly key: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** When CreateMultipartUpload started it. */
+  readonly initiated: Date;
   /** `x-amz-checksum-algorithm` of CreateMultipartUpload, upper-case (`SHA256`). */
   readonly checksumAlgorithm?: string;
   /** Bodies of the parts by number, until the upload completes. */

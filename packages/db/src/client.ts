@@ -26,10 +26,22 @@ export interface CreateDbOptions {
   lockTimeoutSeconds?: number;
 }
 
+/**
+ * How long the pool waits before connecting again after a connection failed, `failures` in a
+ * row (its jitter halves it at most): postgres.js's own delay grows to 20 s (3^n / 100 s), so
+ * that after a database outage of half a minute each query waited up to 20 s, for a 503 while it
+ * lasted and for an answer once the database was back. Capped at 1 s: a refused connection is
+ * cheap, and the API answers (503, then 200) within a second or so of the database's state.
+ */
+export function reconnectDelaySeconds(failures: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
+}
+
 /** Opens a connection pool. No connection is made until the first query. */
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   const client = postgres(url, {
     max: options.maxConnections ?? 10,
+    backoff: reconnectDelaySeconds,
     onnotice: () => {},
     connection: {
       application_name: "sightline",

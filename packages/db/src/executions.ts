@@ -143,17 +143,28 @@ export function toExecutionRecord(
   };
 }
 
-/** What a running attempt is doing now (and how far), for a person watching; never fenced. */
+/**
+ * What a running attempt is doing now (and how far), for a person watching. Not under the lease
+ * (a dropped write is fine), but only while `attempt`, when given, is the execution's latest.
+ */
 export async function setExecutionStage(
   db: Executor,
   executionId: string,
   stage: ExecutionStage,
-  progress?: { done: number; total: number; unit: string },
+  progress?: { done: number; total: number; unit: string } | undefined,
+  attempt?: number,
 ): Promise<void> {
   await db
     .update(executions)
     .set({ stage, progress: progress ?? null })
-    .where(and(eq(executions.executionId, executionId), eq(executions.status, "running")));
+    .where(
+      and(
+        eq(executions.executionId, executionId),
+        eq(executions.status, "running"),
+        // Only the attempt running now: one that lost its lease and woke up shows nothing.
+        attempt === undefined ? undefined : eq(executions.attempts, attempt),
+      ),
+    );
 }
 
 export async function getExecution(db: Executor, executionId: string): Promise<Row | undefined> {

@@ -153,7 +153,7 @@ describe("the invariant checker", () => {
     );
   });
 
-  it("names the work files and the partial inbox files an ended execution left", async () => {
+  it("names the work files, the partial inbox files and the incomplete uploads an ended execution left", async () => {
     const workFiles = path.join(scope.workDir, executionId, "1");
     await whileBroken(
       async () => {
@@ -164,6 +164,17 @@ describe("the invariant checker", () => {
       async () =>
         expect(await violations()).toContainEqual(
           `4: the work files of ended execution ${executionId} remain`,
+        ),
+    );
+    // A killed delivery's incomplete multipart upload, under the customer's prefix.
+    const uploads = fake.uploads as Map<string, { bucket: string; key: string }>;
+    const uploadKey = `customers/${partner.customerId}/reports/big.csv`;
+    await whileBroken(
+      () => void uploads.set("upload-left", { bucket, key: uploadKey }),
+      () => void uploads.delete("upload-left"),
+      async () =>
+        expect(await violations()).toContainEqual(
+          `4: an incomplete multipart upload is left in the inbox: ${uploadKey}`,
         ),
     );
     const dir = await mkdtemp(path.join(tmpdir(), "sightline-inbox-"));

@@ -25,6 +25,7 @@ export function createMultipartUpload(call: FakeCall, bucketName: string, key: s
     key,
     headers,
     ...(algorithm ? { checksumAlgorithm: algorithm } : {}),
+    initiated: new Date(),
     parts: new Map(),
     partSha256: new Map(),
     ...(keepsBody(state, bucketName, key) ? {} : { digest: createPartDigest() }),
@@ -109,6 +110,30 @@ export function completeMultipartUpload(
     Key: key,
     ETag: etag,
     ...(composite ? { ChecksumSHA256: composite, ChecksumType: "COMPOSITE" } : {}),
+  });
+}
+
+/**
+ * The bucket's multipart uploads neither completed nor aborted, keys under `prefix` if given, in
+ * key order (one page: `IsTruncated` false).
+ */
+export function listMultipartUploads(call: FakeCall, bucketName: string): FakeResponse {
+  const { state, request } = call;
+  findBucket(state, bucketName);
+  const prefix = request.url.searchParams.get("prefix") ?? "";
+  const uploads = [...state.uploads]
+    .filter(([, upload]) => upload.bucket === bucketName && upload.key.startsWith(prefix))
+    .sort(([, a], [, b]) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(([uploadId, upload]) => ({
+      Key: upload.key,
+      UploadId: uploadId,
+      Initiated: upload.initiated.toISOString(),
+    }));
+  return s3XmlResponse("ListMultipartUploadsResult", {
+    Bucket: bucketName,
+    ...(prefix ? { Prefix: prefix } : {}),
+    IsTruncated: "false",
+    ...(uploads.length > 0 ? { Upload: uploads } : {}),
   });
 }
 

@@ -7,6 +7,7 @@ import {
   abortMultipartUpload,
   completeMultipartUpload,
   createMultipartUpload,
+  listMultipartUploads,
   uploadPart,
 } from "./s3-multipart.ts";
 import { copyObject, deleteObject, getObject, putObject } from "./s3-objects.ts";
@@ -41,6 +42,7 @@ function operationOf(request: FakeRequest): string {
     if (query.has("location")) return "GetBucketLocation";
     if (query.has("policy")) return "GetBucketPolicy";
     if (query.has("tagging")) return "GetBucketTagging";
+    if (query.has("uploads") && method === "GET") return "ListMultipartUploads";
     return `Unsupported${method}Bucket`;
   }
   if (method === "PUT") {
@@ -86,6 +88,8 @@ function answer(call: FakeCall): FakeResponse {
       const tagList = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
       return s3XmlResponse("Tagging", { TagSet: { Tag: tagList } });
     }
+    case "ListMultipartUploads":
+      return listMultipartUploads(call, bucket);
     case "PutObject":
       return putObject(call, bucket, key);
     case "CopyObject":

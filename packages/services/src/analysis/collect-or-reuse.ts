@@ -8,6 +8,7 @@ import {
 } from "@sightline/db";
 import { type AwsPartition, isAzureProvider, type Provider } from "@sightline/domain";
 import type { ServiceContext } from "../context.ts";
+import { type JobLease, UNLEASED } from "../queue/job-lease.ts";
 import {
   readCollection,
   type StoredCollection,
@@ -51,19 +52,24 @@ async function collect(
 /**
  * The account's configuration for this execution: collected from AWS or Azure and stored
  * (compressed) the first time, read back from the store when a retry runs. An own credential
- * is deleted as soon as the collection that needed it is stored.
+ * is deleted as soon as the collection that needed it is stored. Both are written as the attempt
+ * holding the job's lease: one that lost it (paused, then woken) would otherwise replace the
+ * snapshot its successor analysed with a collection of its own.
  */
 export async function collectOrReuse(
   ctx: ServiceContext,
   settings: AnalysisSettings,
   execution: ExecutionRow,
   account: AccountContext,
+  lease: JobLease = UNLEASED,
 ): Promise<StoredCollection> {
   const stored = await getSnapshotOfExecution(ctx.db, execution.executionId);
   if (stored) return readCollection(stored);
   const collected = await collect(ctx, settings, execution, account);
-  await storeCollection(ctx.db, execution, collected);
-  if (execution.authMethod === "credential")
-    await deleteExecutionCredential(ctx.db, execution.executionId);
+  await lease.fenced(ctx.db, async (tx) => {
+    await storeCollection(tx, execution, collected);
+    if (execution.authMethod === "credential")
+      await deleteExecutionCredential(tx, execution.executionId);
+  });
   return collected;
 }

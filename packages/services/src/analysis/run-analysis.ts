@@ -114,7 +114,7 @@ async function analyseAndWrite(
   changes: AnalysisChanges;
 }> {
   await stages.enter("collecting");
-  const collected = await collectOrReuse(ctx, settings, execution, account);
+  const collected = await collectOrReuse(ctx, settings, execution, account, lease);
   log.info({ warnings: collected.warnings.length }, "collected");
   lease.check();
   await stages.enter("analysing");
@@ -304,7 +304,8 @@ export async function runAnalysis(
   const log = ctx.logger.child({ executionId, attempt: execution.attempts });
   const workDir = path.join(settings.workDir, executionId, String(execution.attempts));
   const stages = new StageProgress(
-    (stage, progress) => setExecutionStage(ctx.db, executionId, stage, progress),
+    (stage, progress) =>
+      setExecutionStage(ctx.db, executionId, stage, progress, execution.attempts),
     (settings.progressIntervalSeconds ?? DEFAULT_PROGRESS_INTERVAL_SECONDS) * 1000,
   );
   try {

@@ -8,7 +8,7 @@ export interface StageCount {
   unit: string;
 }
 
-/** Writes the execution's stage and progress (`setExecutionStage`); never fenced. */
+/** Writes the execution's stage and progress (`setExecutionStage`), for its latest attempt only. */
 export type StageWriter = (stage: ExecutionStage, progress?: StageCount) => Promise<void>;
 
 /** How often a running execution's progress is written, at most: every few seconds. */

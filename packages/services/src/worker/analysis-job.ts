@@ -1,4 +1,6 @@
-import { finishExecution, getExecution } from "@sightline/db";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { deleteExecutionCredential, finishExecution, getExecution } from "@sightline/db";
 import type PgBoss from "pg-boss";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
@@ -20,20 +22,31 @@ export function analysisJobHandler(ctx: ServiceContext, settings: AnalysisSettin
   };
 }
 
-/** A hung analysis (alive, renewing, never ending) ends failed once over its maximum run time. */
-export function analysisOverrun(ctx: ServiceContext, maxRunSeconds: number) {
+/**
+ * A hung analysis (alive, renewing, never ending) ends failed once over its maximum run time.
+ * Its attempt, stuck, never gets to remove its leftovers: its own credential and work files go
+ * here (the hourly sweep would take up to an hour).
+ */
+export function analysisOverrun(
+  ctx: ServiceContext,
+  maxRunSeconds: number,
+  settings: Pick<AnalysisSettings, "workDir">,
+) {
   return async (job: PgBoss.JobWithMetadata<AnalysisJob>, lease: JobLease) => {
-    ctx.logger.error({ executionId: job.data.executionId }, "analysis over its maximum run time");
-    await lease.fenced(ctx.db, (tx) =>
-      finishExecution(tx, job.data.executionId, {
+    const { executionId } = job.data;
+    ctx.logger.error({ executionId }, "analysis over its maximum run time");
+    await lease.fenced(ctx.db, async (tx) => {
+      await finishExecution(tx, executionId, {
         status: "failed",
         failure: {
           code: "RUN_TIME_EXCEEDED",
           message: `The analysis ran for more than ${maxRunSeconds} s without finishing and was stopped; trigger it again, and tell the operator if it recurs`,
         },
         warnings: [],
-      }),
-    );
+      });
+      await deleteExecutionCredential(tx, executionId);
+    });
+    await rm(path.join(settings.workDir, executionId), { recursive: true, force: true });
   };
 }
 

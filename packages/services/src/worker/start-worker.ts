@@ -73,7 +73,7 @@ export async function startWorker(
     ANALYSIS_QUEUE,
     leases.handler(ANALYSIS_QUEUE, "analysis", analysisJobHandler(ctx, settings.analysis), {
       executionIdOf: (data: AnalysisJob) => data.executionId,
-      onOverrun: analysisOverrun(ctx, leaseSettings.maxRunSeconds.analysis),
+      onOverrun: analysisOverrun(ctx, leaseSettings.maxRunSeconds.analysis, settings.analysis),
     }),
   );
   for (let i = 0; i < settings.concurrency; i++)

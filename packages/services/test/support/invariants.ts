@@ -131,7 +131,8 @@ function inboxReader(inbox: InboxView) {
 /**
  * Invariants 2, 3 and 4 on the inbox: each manifest lists only objects present with the listed
  * size and digest (so none vouches for a mixed `latest`), every object under a dated stamp is
- * listed by that stamp's manifest with its digest, no temporary file of a write is left over.
+ * listed by that stamp's manifest with its digest, no temporary file of a write and no incomplete
+ * multipart upload is left over.
  */
 async function checkInbox(
   inbox: InboxView,
@@ -144,6 +145,10 @@ async function checkInbox(
     const keys = await reader.keys(prefix);
     for (const key of keys.filter((k) => k.includes(".partial-")))
       violations.push(`4: a temporary file of a write is left in the inbox: ${key}`);
+    if (inbox.kind === "s3")
+      for (const upload of inbox.fake.uploads.values())
+        if (upload.bucket === inbox.bucket && upload.key.startsWith(prefix))
+          violations.push(`4: an incomplete multipart upload is left in the inbox: ${upload.key}`);
     for (const manifestKey of keys.filter((k) => MANIFEST.test(k))) {
       const found = await reader.object(manifestKey);
       const parsed = Manifest.safeParse(JSON.parse(found?.bytes.toString("utf8") ?? "null"));
@@ -302,8 +307,9 @@ async function leftovers(
 }
 
 /**
- * Checks invariants 1–4 for the executions a fault touched (5, the API answering, is the API's
- * tests'); waits for them to end first, up to the stated bound.
+ * Checks invariants 1–4 for the executions a fault touched; waits for them to end first, up to
+ * the stated bound. Invariant 5 (the API answering) needs the API: apps/api's
+ * `test/api-answers.ts` checks it, after the database faults (`faults-api-answers.int.test.ts`).
  */
 export async function checkInvariants(scope: InvariantScope): Promise<InvariantReport> {
   const ended = await awaitEnd(scope.db, scope.executionIds, scope.endWithinSeconds);
