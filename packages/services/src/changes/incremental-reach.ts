@@ -57,14 +57,30 @@ export function reachFingerprints(
 }
 
 /**
- * A stored resource with the given principals' entries replaced by `rows`: the other entries'
- * bytes are kept as they are (their numbers are the previous dictionary's, which the new one
- * extends), and who reaches it is summed up again for the findings.
+ * Which numbers of a dictionary name one of `principals`: looked up once per step, not once per
+ * resource patched (10,000 names for each of 600 resources on the large account).
+ */
+export function principalNumbers(
+  dictionary: Pick<DictionaryHead, "principals">,
+  principals: ReadonlySet<string>,
+): Uint8Array {
+  const numbers = new Uint8Array(dictionary.principals.length);
+  dictionary.principals.forEach(([arn], i) => {
+    if (principals.has(arn)) numbers[i] = 1;
+  });
+  return numbers;
+}
+
+/**
+ * A stored resource with the given principals' entries (`dropped`: `principalNumbers`) replaced
+ * by `rows`: the other entries' bytes are kept as they are (their numbers are the previous
+ * dictionary's, which the new one extends), and who reaches it is summed up again for the
+ * findings.
  */
 export function patchReach(
   stored: StoredResourceResult,
   rows: readonly ResourceAccessSummary[],
-  principals: ReadonlySet<string>,
+  dropped: Uint8Array,
   dictionary: Pick<DictionaryHead, "principals" | "capabilities">,
   numbering: AppendedNumbering,
 ): RecordedResource {
@@ -75,13 +91,9 @@ export function patchReach(
   const counts = new Map<string, number>();
   const perNumber = new Int32Array(dictionary.capabilities.length);
   const kept: Uint8Array[] = [];
-  const dropped = new Set<number>();
-  dictionary.principals.forEach(([arn], i) => {
-    if (principals.has(arn)) dropped.add(i);
-  });
   let runStart = 0;
   scanReach(reach, (principal, capability, _grants, flags, start, end) => {
-    if (dropped.has(principal)) {
+    if (dropped[principal] === 1) {
       if (start > runStart) kept.push(reach.subarray(runStart, start));
       runStart = end;
       return;

@@ -27,7 +27,7 @@ import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./ana
 import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
-import { patchReach, reachFingerprints } from "./incremental-reach.ts";
+import { patchReach, principalNumbers, reachFingerprints } from "./incremental-reach.ts";
 import {
   type DictionaryAdded,
   readReachDictionary,
@@ -35,7 +35,12 @@ import {
 } from "./reach-dictionary.ts";
 import { AppendedNumbering, type ReachDictionary } from "./reach-encoding.ts";
 import { PrincipalRecords, ResourceRecords } from "./record-text.ts";
-import { currentResultsVersion, storedPrincipal, storedResource } from "./result-records.ts";
+import {
+  compareCodePoints,
+  currentResultsVersion,
+  storedPrincipal,
+  storedResource,
+} from "./result-records.ts";
 import { awsResultsInput } from "./results-input.ts";
 
 const BATCH = 200;
@@ -165,9 +170,16 @@ export async function recordIncrementalChanges(input: {
       kind: "whole",
       reason: "a changed principal reaches a resource from outside its account",
     };
-  const patched = (await resourceResultsOf(db, previous.executionId, [...differ])).map((stored) =>
-    patchReach(stored, is.kept.get(stored.resourceArn) ?? [], scope.principals, head, numbering),
-  );
+  const principalArns = [...scope.principals];
+  const resourceArns = [...new Set([...scope.resources, ...differ])];
+  // The previous rows of what is remade or patched: read once, patched, then compared.
+  const previousResources = await resourceResultsOf(db, previous.executionId, resourceArns);
+  const dropped = principalNumbers(head, scope.principals);
+  const patched = previousResources
+    .filter((stored) => differ.has(stored.resourceArn))
+    .map((stored) =>
+      patchReach(stored, is.kept.get(stored.resourceArn) ?? [], dropped, head, numbering),
+    );
   const fresh = numbering.added.dictionary();
   const added: DictionaryAdded = {
     base: head.added?.base ?? head.counts,
@@ -213,8 +225,6 @@ export async function recordIncrementalChanges(input: {
     executionId,
     confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
   };
-  const principalArns = [...scope.principals];
-  const resourceArns = [...new Set([...scope.resources, ...differ])];
   // Read only should a confidential resource's whole reach be compared.
   const dictionaries = new Map<string, Promise<ReachDictionary>>();
   const dictionaryOf = (id: string) => {
@@ -228,13 +238,27 @@ export async function recordIncrementalChanges(input: {
     }
     return found;
   };
+  // The new version's rows of these ARNs are the ones just inserted (none was copied).
+  const inArnOrder = <T>(items: readonly T[], key: (item: T) => string) =>
+    [...items].sort((a, b) => compareCodePoints(key(a), key(b)));
   const principalsIn = async (id: string) =>
-    listed((await principalResultsOf(db, id, principalArns)).map(storedPrincipal));
+    listed(
+      id === executionId
+        ? inArnOrder(
+            principals.map((p) => p.stored),
+            (p) => p.principalArn,
+          ).map(storedPrincipal)
+        : (await principalResultsOf(db, id, principalArns)).map(storedPrincipal),
+    );
   const resourcesIn = async (id: string) =>
     listed(
-      (await resourceResultsOf(db, id, resourceArns)).map((r) =>
-        storedResource(r, () => dictionaryOf(id)),
-      ),
+      (id === executionId
+        ? inArnOrder(
+            resources.map((r) => r.stored),
+            (r) => r.resourceArn,
+          )
+        : previousResources
+      ).map((r) => storedResource(r, () => dictionaryOf(id))),
     );
   const streams = [
     comparePrincipals(
