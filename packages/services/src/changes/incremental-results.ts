@@ -22,7 +22,13 @@ import {
   DEFAULT_REVIEW_SETTINGS,
   type ReviewSettings,
 } from "@sightline/domain";
-import { analyzeAccount, changeScope, createAccountModel, principalReach } from "@sightline/engine";
+import {
+  analyzeAccount,
+  changeScope,
+  createAccountModel,
+  principalReach,
+  reachPrefixes,
+} from "@sightline/engine";
 import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./analysis-changes.ts";
 import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
@@ -156,11 +162,14 @@ export async function recordIncrementalChanges(input: {
 
   // The changed principals' reach on every other resource, before and after.
   // Only the resources where their rows differ are kept in memory, and patched.
+  // Only on the services their changed statements name (`reachPrefixes`): elsewhere they are alike.
+  const prefixes = reachPrefixes(models[0], models[1], scope.principals);
+  const reachOptions = { accounts, ...(prefixes && { prefixes }) };
   const was = reachFingerprints(
-    principalReach(models[0], scope.principals, scope.resources, { accounts }),
+    principalReach(models[0], scope.principals, scope.resources, reachOptions),
   ).fingerprints;
   const is = reachFingerprints(
-    principalReach(models[1], scope.principals, scope.resources, { accounts }),
+    principalReach(models[1], scope.principals, scope.resources, reachOptions),
     (arn, fingerprint) => was.get(arn) !== fingerprint,
   );
   const differ = new Set(is.kept.keys());
