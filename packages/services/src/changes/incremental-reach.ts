@@ -1,10 +1,23 @@
 import type { StoredResourceResult } from "@sightline/db";
 import type { ResourceAccessSummary } from "@sightline/engine";
-import { grantText } from "./grant-names.ts";
+import type { StoredResourceItem } from "./compare-results.ts";
+import { grantNames, grantText } from "./grant-names.ts";
 import type { DictionaryHead } from "./reach-dictionary.ts";
-import { type AppendedNumbering, isInAccount, ReachWriter, scanReach } from "./reach-encoding.ts";
+import {
+  type AppendedNumbering,
+  isConditional,
+  isInAccount,
+  ReachWriter,
+  scanReach,
+} from "./reach-encoding.ts";
 import { ReachSummer, type RecordedResource, RISKY } from "./record-text.ts";
-import { resourceParts, withReach } from "./result-records.ts";
+import {
+  compareEntries,
+  type ReachEntry,
+  type ResourceRecord,
+  resourceParts,
+  withReach,
+} from "./result-records.ts";
 
 /**
  * What an event step does to the stored reach of resources it does not remake: tell where the
@@ -127,5 +140,64 @@ export function patchReach(
     },
     summary,
     stored: withReach(stored, headerBytes, [...kept, writer.bytes()]),
+  };
+}
+
+/**
+ * A patched resource as the comparison reads it: its bytes as stored, but decoded to the entries
+ * of the changed principals only (`dropped`'s in the previous version, `rows` in the new one).
+ * Every other entry is the same bytes with the same numbers in both versions, so it matches
+ * itself, and a comparison that reports the entries gained finds what it would find in the
+ * whole reach — without reading the analyses' reach dictionaries (the large account's: 60 MB
+ * of JSON) and decoding every entry of every patched confidential resource. The previous
+ * version's entries name no policies: an entry already there is not reported.
+ */
+export function patchedItem(
+  item: StoredResourceItem,
+  stored: StoredResourceResult,
+  side:
+    | { dropped: Uint8Array; dictionary: Pick<DictionaryHead, "principals" | "capabilities"> }
+    | {
+        rows: readonly ResourceAccessSummary[];
+      },
+): StoredResourceItem {
+  return {
+    ...item,
+    async decode(): Promise<ResourceRecord> {
+      const { header, reach } = resourceParts(stored);
+      const entries: ReachEntry[] = [];
+      if ("rows" in side)
+        for (const row of side.rows)
+          entries.push([
+            row.principal,
+            row.principalType,
+            row.capability,
+            row.inAccount ? 1 : 0,
+            row.conditional ? 1 : 0,
+            [...grantNames(row.grantedBy)],
+          ]);
+      else
+        scanReach(reach, (principal, capability, _grants, flags) => {
+          if (side.dropped[principal] !== 1) return;
+          const [arn, type] = side.dictionary.principals[principal] ?? ["", ""];
+          entries.push([
+            arn,
+            type,
+            side.dictionary.capabilities[capability] ?? "",
+            isInAccount(flags) ? 1 : 0,
+            isConditional(flags) ? 1 : 0,
+            [],
+          ]);
+        });
+      return {
+        arn: stored.resourceArn,
+        type: stored.resourceType,
+        service: header.service ?? "",
+        name: stored.resourceName,
+        tags: header.tags ?? {},
+        confidentiality: stored.confidentiality,
+        reach: entries.sort((a, b) => compareEntries(a, b, 3)),
+      };
+    },
   };
 }

@@ -33,7 +33,12 @@ import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./ana
 import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 import { FindingCollector, PRINCIPAL_FINDING_KINDS, RESOURCE_FINDING_KINDS } from "./findings.ts";
-import { patchReach, principalNumbers, reachFingerprints } from "./incremental-reach.ts";
+import {
+  patchedItem,
+  patchReach,
+  principalNumbers,
+  reachFingerprints,
+} from "./incremental-reach.ts";
 import {
   type DictionaryAdded,
   readReachDictionary,
@@ -267,7 +272,13 @@ export async function recordIncrementalChanges(input: {
             (r) => r.resourceArn,
           )
         : previousResources
-      ).map((r) => storedResource(r, () => dictionaryOf(id))),
+      ).map((r) => {
+        const item = storedResource(r, () => dictionaryOf(id));
+        if (!differ.has(r.resourceArn)) return item;
+        return id === executionId
+          ? patchedItem(item, r, { rows: is.kept.get(r.resourceArn) ?? [] })
+          : patchedItem(item, r, { dropped, dictionary: head });
+      }),
     );
   const streams = [
     comparePrincipals(

@@ -298,3 +298,4 @@ export function scanReach(
 }
 
 export const isInAccount = (flags: number) => (flags & FLAG_IN_ACCOUNT) !== 0;
+export const isConditional = (flags: number) => (flags & FLAG_CONDITIONAL) !== 0;
