@@ -47,22 +47,25 @@ export function reachFingerprints(
   const kept = new Map<string, ResourceAccessSummary[]>();
   let arn: string | undefined;
   let group: ResourceAccessSummary[] = [];
-  let [a, b] = [0, 0];
+  let [a, b, count] = [0, 0, 0];
   const close = () => {
     if (arn === undefined) return;
     if (fingerprints.has(arn)) throw new Error(`The reach of ${arn} did not come in one run.`);
-    const fingerprint = `${a}.${b}.${group.length}`;
+    const fingerprint = `${a}.${b}.${count}`;
     fingerprints.set(arn, fingerprint);
     if (keep?.(arn, fingerprint)) kept.set(arn, group);
   };
   for (const row of rows) {
     if (row.resourceArn !== arn) {
       close();
-      [arn, group, a, b] = [row.resourceArn, [], 0, 0];
+      [arn, group, a, b, count] = [row.resourceArn, [], 0, 0, 0];
     }
     const text = rowText(row);
     a = (a + fnv(text, 2166136261)) >>> 0;
     b = (b + fnv(text, 0x9747b28c)) >>> 0;
+    // Counted whether or not the rows are kept (the count of the kept ones was 0 otherwise,
+    // and every resource the principals reached before looked changed).
+    count++;
     if (keep) group.push(row);
   }
   close();
