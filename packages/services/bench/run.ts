@@ -1,7 +1,7 @@
 // Benchmark: pnpm --filter @sightline/services bench
 //   [-- medium large writers changes fleet | workbook upload daily events fairness faults]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
-//   [--events-sizes medium,large]
+//   [--events-sizes medium,large] [--events-parts latency,steps]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet] [--fault-runs 3]
@@ -74,6 +74,8 @@ const { values, positionals } = parseArgs({
     "fleet-size": { type: "string", default: "medium" },
     /** The accounts the `events` case measures (medium: 1,000 principals; large: 10,000). */
     "events-sizes": { type: "string", default: "medium,large" },
+    /** What the `events` case measures: steps through a worker (latency), in process (steps). */
+    "events-parts": { type: "string", default: "latency,steps" },
     "fleet-accounts": { type: "string", default: "100" },
     /** Worker counts to run the fleet with, one after the other (their ratio is printed). */
     "fleet-workers": { type: "string", default: "1,2" },
@@ -101,6 +103,9 @@ const eventSizes = (values["events-sizes"] ?? "").split(",").filter(Boolean) as 
 )[];
 if (eventSizes.some((size) => size !== "medium" && size !== "large"))
   throw new Error("--events-sizes: medium, large or both");
+const eventParts = new Set((values["events-parts"] ?? "").split(",").filter(Boolean));
+if ([...eventParts].some((part) => part !== "latency" && part !== "steps"))
+  throw new Error("--events-parts: latency, steps or both");
 if (!SYNTHETIC_SIZES.includes(fleetSize))
   throw new Error(`--fleet-size: one of ${SYNTHETIC_SIZES}`);
 const formats = (values.formats ?? "").split(",").filter(Boolean) as ReportFormat[];
@@ -165,12 +170,16 @@ try {
     } else if (name === "events") {
       for (const size of eventSizes) {
         const principals = SIZES_PRINCIPALS[size];
-        const latency = await runEventLatency(env, size, 5, log);
-        outputs.push(`### Event steps through a worker\n\n${latencyTable(latency, principals)}`);
-        const rows = await runEvents(env.databaseUrl, size, log);
-        outputs.push(
-          `### Event steps beside whole analyses (in process)\n\n${eventsTable(size, principals, rows)}`,
-        );
+        if (eventParts.has("latency")) {
+          const latency = await runEventLatency(env, size, 5, log);
+          outputs.push(`### Event steps through a worker\n\n${latencyTable(latency, principals)}`);
+        }
+        if (eventParts.has("steps")) {
+          const rows = await runEvents(env.databaseUrl, size, log);
+          outputs.push(
+            `### Event steps beside whole analyses (in process)\n\n${eventsTable(size, principals, rows)}`,
+          );
+        }
       }
     } else if (name === "changes") {
       const result = await runChanges(env.databaseUrl, "large");

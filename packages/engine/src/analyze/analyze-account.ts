@@ -13,6 +13,7 @@ import type {
   ResourceAccessSummary,
 } from "./analysis-types.ts";
 import { accessAt } from "./decision-at.ts";
+import { describeResource } from "./describe-resource.ts";
 import { namedPrincipals } from "./external-principals.ts";
 import { GrantNames } from "./grant-names.ts";
 import { ownedResources } from "./owned-resources.ts";
@@ -202,7 +203,10 @@ export function* principalReach(
   model: AccountModel,
   principals: ReadonlySet<string>,
   except: ReadonlySet<string>,
-  options: Omit<AnalyzeOptions, "scope"> = {},
+  options: Omit<AnalyzeOptions, "scope"> & {
+    /** Only the resources of these services (`reachPrefixes`); default: every service's. */
+    prefixes?: ReadonlySet<string>;
+  } = {},
 ): Generator<ResourceAccessSummary> {
   const index = options.actionIndex ?? sharedIndex();
   const evaluator = new AccessEvaluator(model, index, options.context);
@@ -212,7 +216,8 @@ export function* principalReach(
   const resources = ownedResources(model).filter(
     (r) =>
       (!wanted || (r.accountId !== undefined && wanted.has(r.accountId))) &&
-      !except.has(r.resourceArn),
+      !except.has(r.resourceArn) &&
+      (!options.prefixes || options.prefixes.has(describeResource(r).prefix.toLowerCase())),
   );
   const names = new GrantNames(evaluator.ids);
   for (const row of summarizeResources(evaluator, { principals: records, resources, names }))

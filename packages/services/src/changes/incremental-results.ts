@@ -22,13 +22,24 @@ import {
   DEFAULT_REVIEW_SETTINGS,
   type ReviewSettings,
 } from "@sightline/domain";
-import { analyzeAccount, changeScope, createAccountModel, principalReach } from "@sightline/engine";
+import {
+  analyzeAccount,
+  changeScope,
+  createAccountModel,
+  principalReach,
+  reachPrefixes,
+} from "@sightline/engine";
 import {
   FindingCollector,
   PRINCIPAL_FINDING_KINDS,
   RESOURCE_FINDING_KINDS,
 } from "../findings/findings.ts";
-import { patchReach, reachFingerprints } from "../results/incremental-reach.ts";
+import {
+  patchedItem,
+  patchReach,
+  principalNumbers,
+  reachFingerprints,
+} from "../results/incremental-reach.ts";
 import {
   type DictionaryAdded,
   readReachDictionary,
@@ -37,6 +48,7 @@ import {
 import { AppendedNumbering, type ReachDictionary } from "../results/reach-encoding.ts";
 import { PrincipalRecords, ResourceRecords } from "../results/record-text.ts";
 import {
+  compareCodePoints,
   currentResultsVersion,
   storedPrincipal,
   storedResource,
@@ -159,11 +171,14 @@ export async function recordIncrementalChanges(input: {
 
   // The changed principals' reach on every other resource, before and after.
   // Only the resources where their rows differ are kept in memory, and patched.
+  // Only on the services their changed statements name (`reachPrefixes`): elsewhere they are alike.
+  const prefixes = reachPrefixes(models[0], models[1], scope.principals);
+  const reachOptions = { accounts, ...(prefixes && { prefixes }) };
   const was = reachFingerprints(
-    principalReach(models[0], scope.principals, scope.resources, { accounts }),
+    principalReach(models[0], scope.principals, scope.resources, reachOptions),
   ).fingerprints;
   const is = reachFingerprints(
-    principalReach(models[1], scope.principals, scope.resources, { accounts }),
+    principalReach(models[1], scope.principals, scope.resources, reachOptions),
     (arn, fingerprint) => was.get(arn) !== fingerprint,
   );
   const differ = new Set(is.kept.keys());
@@ -173,9 +188,16 @@ export async function recordIncrementalChanges(input: {
       kind: "whole",
       reason: "a changed principal reaches a resource from outside its account",
     };
-  const patched = (await resourceResultsOf(db, previous.executionId, [...differ])).map((stored) =>
-    patchReach(stored, is.kept.get(stored.resourceArn) ?? [], scope.principals, head, numbering),
-  );
+  const principalArns = [...scope.principals];
+  const resourceArns = [...new Set([...scope.resources, ...differ])];
+  // The previous rows of what is remade or patched: read once, patched, then compared.
+  const previousResources = await resourceResultsOf(db, previous.executionId, resourceArns);
+  const dropped = principalNumbers(head, scope.principals);
+  const patched = previousResources
+    .filter((stored) => differ.has(stored.resourceArn))
+    .map((stored) =>
+      patchReach(stored, is.kept.get(stored.resourceArn) ?? [], dropped, head, numbering),
+    );
   const fresh = numbering.added.dictionary();
   const added: DictionaryAdded = {
     base: head.added?.base ?? head.counts,
@@ -221,8 +243,6 @@ export async function recordIncrementalChanges(input: {
     executionId,
     confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
   };
-  const principalArns = [...scope.principals];
-  const resourceArns = [...new Set([...scope.resources, ...differ])];
   // Read only should a confidential resource's whole reach be compared.
   const dictionaries = new Map<string, Promise<ReachDictionary>>();
   const dictionaryOf = (id: string) => {
@@ -236,13 +256,33 @@ export async function recordIncrementalChanges(input: {
     }
     return found;
   };
+  // The new version's rows of these ARNs are the ones just inserted (none was copied).
+  const inArnOrder = <T>(items: readonly T[], key: (item: T) => string) =>
+    [...items].sort((a, b) => compareCodePoints(key(a), key(b)));
   const principalsIn = async (id: string) =>
-    listed((await principalResultsOf(db, id, principalArns)).map(storedPrincipal));
+    listed(
+      id === executionId
+        ? inArnOrder(
+            principals.map((p) => p.stored),
+            (p) => p.principalArn,
+          ).map(storedPrincipal)
+        : (await principalResultsOf(db, id, principalArns)).map(storedPrincipal),
+    );
   const resourcesIn = async (id: string) =>
     listed(
-      (await resourceResultsOf(db, id, resourceArns)).map((r) =>
-        storedResource(r, () => dictionaryOf(id)),
-      ),
+      (id === executionId
+        ? inArnOrder(
+            resources.map((r) => r.stored),
+            (r) => r.resourceArn,
+          )
+        : previousResources
+      ).map((r) => {
+        const item = storedResource(r, () => dictionaryOf(id));
+        if (!differ.has(r.resourceArn)) return item;
+        return id === executionId
+          ? patchedItem(item, r, { rows: is.kept.get(r.resourceArn) ?? [] })
+          : patchedItem(item, r, { dropped, dictionary: head });
+      }),
     );
   const streams = [
     comparePrincipals(
