@@ -55,11 +55,13 @@ export {
 } from "./deliver/create-kms-master-key.ts";
 export {
   createS3Inbox,
+  type MultipartUploadHooks,
   type PutFileOptions,
   type PutObjectOptions,
   type PutObjectResult,
   type S3Inbox,
   type S3InboxConfig,
+  type StartedUpload,
 } from "./deliver/create-s3-inbox.ts";
 export {
   type EventQueueInput,

@@ -44,6 +44,7 @@ export * from "./job-fairness.ts";
 export * from "./job-leases.ts";
 export { runMigrations } from "./migrate.ts";
 export * from "./monitored-accounts.ts";
+export * from "./multipart-uploads.ts";
 export * from "./oem-grants.ts";
 export * from "./organization-members.ts";
 export * from "./partner-customers.ts";

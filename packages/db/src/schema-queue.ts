@@ -61,3 +61,25 @@ export const queueVirtualTimes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.queueSchema, t.queue, t.band] })],
 );
+
+/**
+ * Multipart uploads a delivery started in an S3 inbox and has not yet completed or aborted: a
+ * worker killed mid-upload leaves its parts billed and invisible in listings, and the inbox
+ * policy grants no `s3:ListBucketMultipartUploads` to find them. The next attempt of the
+ * execution, or maintenance once no attempt holding the lease can still use it, aborts them.
+ */
+export const openMultipartUploads = pgTable(
+  "open_multipart_uploads",
+  {
+    uploadId: text("upload_id").primaryKey(),
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    /** The bucket's region, and its expected owner when configured: what an abort is sent with. */
+    region: text("region").notNull(),
+    expectedBucketOwner: text("expected_bucket_owner"),
+    executionId: text("execution_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("open_multipart_uploads_execution_idx").on(t.executionId)],
+);

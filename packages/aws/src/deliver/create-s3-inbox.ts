@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -14,7 +15,7 @@ import { regionOfKeyArn } from "../partitions.ts";
 import { type InboxAccess, inboxError } from "./inbox-error.ts";
 import { retryTransient } from "./retry-transient.ts";
 import { checkStoredChecksum, checksumOfHex, sha256Of } from "./stored-checksum.ts";
-import { uploadInParts } from "./upload-in-parts.ts";
+import { type PartsUploadHooks, uploadInParts } from "./upload-in-parts.ts";
 
 export interface S3InboxConfig {
   readonly bucket: string;
@@ -31,6 +32,28 @@ export interface S3InboxConfig {
   readonly partSizeBytes?: number;
   /** The bucket's AWS account (12 digits): sent as ExpectedBucketOwner on every request. */
   readonly expectedBucketOwner?: string;
+  /** Told of each multipart upload started and ended (to abort one a killed process left). */
+  readonly multipartUploads?: MultipartUploadHooks;
+}
+
+/** A multipart upload as started: what an abort of it needs. */
+export interface StartedUpload {
+  readonly bucket: string;
+  readonly key: string;
+  readonly uploadId: string;
+  readonly region: string;
+  readonly expectedBucketOwner?: string;
+}
+
+/**
+ * Told of each multipart upload, so that one left open by a process killed mid-upload can be
+ * aborted later (the inbox policy grants no `s3:ListBucketMultipartUploads` to find it).
+ */
+export interface MultipartUploadHooks {
+  /** Awaited after CreateMultipartUpload, before any part: a failure aborts the upload. */
+  started(upload: StartedUpload): Promise<void>;
+  /** After Complete or a successful Abort; a failure is ignored (an abort later finds none). */
+  ended(uploadId: string): Promise<void>;
 }
 
 export interface PutObjectOptions {
@@ -70,6 +93,11 @@ export interface S3Inbox {
   ): Promise<{ key: string; etag?: string }>;
   /** Idempotent: S3 answers a key that does not exist as it does one it deleted. */
   deleteObject(key: string): Promise<void>;
+  /**
+   * Aborts a multipart upload left open (its parts are dropped); one S3 no longer knows
+   * (`NoSuchUpload`: aborted, completed or expired) counts as aborted.
+   */
+  abortUpload(key: string, uploadId: string): Promise<void>;
   /** A small object's text (at most maxBytes, default 4096), or undefined when the key does not exist. */
   readText(key: string, maxBytes?: number): Promise<string | undefined>;
   destroy(): void;
@@ -104,6 +132,16 @@ export function createS3Inbox(config: S3InboxConfig): S3Inbox {
     bucket,
     kmsKeyId,
     ...(expectedOwner ? { expectedBucketOwner: expectedOwner } : {}),
+  };
+  const recorder = config.multipartUploads;
+  const hooks: PartsUploadHooks | undefined = recorder && {
+    started: (upload) =>
+      recorder.started({
+        ...upload,
+        region,
+        ...(expectedOwner ? { expectedBucketOwner: expectedOwner } : {}),
+      }),
+    ended: (uploadId) => recorder.ended(uploadId),
   };
   const failure = (error: unknown, key: string, access?: InboxAccess) =>
     inboxError(error, { ...place, key }, access);
@@ -153,6 +191,7 @@ export function createS3Inbox(config: S3InboxConfig): S3Inbox {
               partSize,
               create: { ...encryption, ContentType: options.contentType },
               owner,
+              ...(hooks ? { hooks } : {}),
             });
       return { key, size, ...(etag ? { etag } : {}) };
     } catch (error) {
@@ -213,6 +252,17 @@ export function createS3Inbox(config: S3InboxConfig): S3Inbox {
     }
   }
 
+  async function abortUpload(key: string, uploadId: string) {
+    try {
+      await client.send(
+        new AbortMultipartUploadCommand({ ...owner, Bucket: bucket, Key: key, UploadId: uploadId }),
+      );
+    } catch (error) {
+      if (classifyAwsError(error).code === "NoSuchUpload") return;
+      throw failure(error, key, "abort");
+    }
+  }
+
   /** A ranged GET, so that a large object is not downloaded to read its beginning. */
   async function readText(key: string, maxBytes = 4096) {
     if (!Number.isInteger(maxBytes) || maxBytes < 1) {
@@ -243,6 +293,7 @@ export function createS3Inbox(config: S3InboxConfig): S3Inbox {
     putBytes,
     copyObject,
     deleteObject,
+    abortUpload,
     readText,
     destroy: () => client.destroy(),
   };

@@ -12,7 +12,7 @@ export interface InboxPlace {
 }
 
 /** What Sightline was doing: each needs its own permissions. */
-export type InboxAccess = "write" | "copy" | "read" | "delete";
+export type InboxAccess = "write" | "copy" | "read" | "delete" | "abort";
 
 const PERMISSIONS: Record<InboxAccess, (place: InboxPlace) => string> = {
   write: ({ kmsKeyId }) =>
@@ -22,6 +22,8 @@ const PERMISSIONS: Record<InboxAccess, (place: InboxPlace) => string> = {
   read: () =>
     "Sightline needs s3:GetObject on that key (the inbox's ownership proof), and kms:Decrypt if it is encrypted under a KMS key; without s3:ListBucket, S3 also answers AccessDenied for a key that does not exist",
   delete: () => "the bucket policy must allow Sightline's principal s3:DeleteObject on it",
+  abort: () =>
+    "the bucket policy must allow Sightline's principal s3:AbortMultipartUpload on it (see deploy/README.md)",
 };
 
 /** The typed failure of a call to a partner's or customer's S3 inbox. */

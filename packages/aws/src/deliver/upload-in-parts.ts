@@ -31,6 +31,13 @@ export interface PartsUpload {
   readonly create: Omit<CreateMultipartUploadCommandInput, "Bucket" | "Key" | "ChecksumAlgorithm">;
   /** `{ ExpectedBucketOwner }` when configured, sent on every call. */
   readonly owner: { readonly ExpectedBucketOwner?: string };
+  readonly hooks?: PartsUploadHooks;
+}
+
+/** `MultipartUploadHooks` as the upload knows it (the inbox adds the region). */
+export interface PartsUploadHooks {
+  started(upload: { bucket: string; key: string; uploadId: string }): Promise<void>;
+  ended(uploadId: string): Promise<void>;
 }
 
 const MAX_PARTS = 10_000;
@@ -62,10 +69,13 @@ export async function uploadInParts(upload: PartsUpload): Promise<string | undef
   if (!created.UploadId) {
     throw new AppError("CLOUD_UNAVAILABLE", `S3 started no multipart upload for ${where}`);
   }
-  const target: UploadTarget = { Bucket: bucket, Key: key, UploadId: created.UploadId, ...owner };
+  const uploadId = created.UploadId;
+  const target: UploadTarget = { Bucket: bucket, Key: key, UploadId: uploadId, ...owner };
+  const ended = () => upload.hooks?.ended(uploadId).catch(() => undefined);
   let composite: string;
   let completed: CompleteMultipartUploadCommandOutput;
   try {
+    await upload.hooks?.started({ bucket, key, uploadId });
     const parts = await sendParts(upload, target, where);
     composite = compositeChecksum(parts.map(({ digest }) => digest));
     const Parts = parts.map(({ part }) => part);
@@ -73,10 +83,16 @@ export async function uploadInParts(upload: PartsUpload): Promise<string | undef
       new CompleteMultipartUploadCommand({ ...target, MultipartUpload: { Parts } }),
     );
   } catch (error) {
-    // A failed abort leaves the parts to the bucket's AbortIncompleteMultipartUpload rule.
-    await client.send(new AbortMultipartUploadCommand(target)).catch(() => undefined);
+    // A failed abort stays recorded (`hooks`): the next attempt or maintenance aborts it, and
+    // the bucket's AbortIncompleteMultipartUpload rule is the last net.
+    const aborted = await client.send(new AbortMultipartUploadCommand(target)).then(
+      () => true,
+      () => false,
+    );
+    if (aborted) await ended();
     throw error;
   }
+  await ended();
   checkStoredChecksum(where, composite, completed.ChecksumSHA256);
   return completed.ETag;
 }

@@ -29,6 +29,11 @@ export interface AnalysisSettings {
    * delivery (`SIGHTLINE_ALLOW_UNPROVEN_DESTINATIONS`): only for the transition after an upgrade.
    */
   allowUnprovenDestinations?: boolean;
+  /**
+   * S3 inbox uploads: files of at least `multipartThresholdBytes` (default 64 MiB) go as multipart
+   * uploads in parts of `partSizeBytes` (default 16 MiB, at least S3's 5 MiB).
+   */
+  delivery?: { multipartThresholdBytes?: number; partSizeBytes?: number };
   /** How often a running execution's progress is written at most (default 3 s). */
   progressIntervalSeconds?: number;
   /**

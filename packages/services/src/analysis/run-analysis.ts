@@ -9,6 +9,7 @@ import {
   getReviewSettings,
   loadAccountContext,
   markEventsApplied,
+  multipartUploadsBefore,
   requeueExecution,
   setExecutionStage,
   startExecution,
@@ -38,6 +39,7 @@ import { type AnalysisChanges, recordAnalysisChanges } from "../changes/analysis
 import type { ServiceContext } from "../context.ts";
 import { deliverReports } from "../delivery/deliver-reports.ts";
 import { proveDestination, s3DestinationOf } from "../delivery/delivery-verification.ts";
+import { abortOpenUploads, uploadRecorder } from "../delivery/open-uploads.ts";
 import { openReportInbox, type ReportInbox } from "../delivery/report-inbox.ts";
 import { type JobLease, LeaseLostError, UNLEASED } from "../queue/job-lease.ts";
 import { awsResultsInput, azureResultsInput, reanalyseSnapshot } from "../results/results-input.ts";
@@ -315,8 +317,20 @@ export async function runAnalysis(
         "NOT_FOUND",
         `The customer of account ${execution.accountId} no longer exists`,
       );
-    const inbox = openReportInbox(settings, account.delivery);
+    const attemptOf = { executionId, attempt: execution.attempts };
+    const inbox = openReportInbox(
+      settings,
+      account.delivery,
+      uploadRecorder(ctx.db, log, attemptOf),
+    );
     try {
+      // What an earlier attempt, killed mid-upload, left open in an inbox.
+      await abortOpenUploads(
+        ctx.db,
+        settings,
+        await multipartUploadsBefore(ctx.db, executionId, execution.attempts),
+        log,
+      );
       const reportKeys = await analyseAndDeliver(ctx, settings, execution, account, inbox, {
         workDir,
         log,

@@ -1,4 +1,4 @@
-import { createS3Inbox } from "@sightline/aws";
+import { createS3Inbox, type MultipartUploadHooks } from "@sightline/aws";
 import type { DeliverySettings } from "@sightline/db";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import { createFolderInbox } from "./folder-inbox.ts";
@@ -26,11 +26,12 @@ export interface ReportInbox {
 /**
  * The owner's S3 inbox, encrypted with its KMS key, written with Sightline's own credentials
  * (and only in a bucket of the expected owner, when configured); without a bucket, the local
- * folder inbox under the data directory.
+ * folder inbox under the data directory. `uploads` is told of each multipart upload.
  */
 export function openReportInbox(
   settings: AnalysisSettings,
   delivery: DeliverySettings,
+  uploads?: MultipartUploadHooks,
 ): ReportInbox {
   if (!delivery.bucketName || !delivery.kmsKeyId)
     return createFolderInbox(settings.inboxDir, settings.files);
@@ -40,6 +41,8 @@ export function openReportInbox(
     ...(delivery.expectedBucketOwner ? { expectedBucketOwner: delivery.expectedBucketOwner } : {}),
     ...(settings.serviceCredentials ? { credentials: settings.serviceCredentials } : {}),
     ...(settings.awsClientOptions ? { clientOptions: settings.awsClientOptions } : {}),
+    ...settings.delivery,
+    ...(uploads ? { multipartUploads: uploads } : {}),
   });
   return { ...inbox, location: `s3://${delivery.bucketName}` };
 }

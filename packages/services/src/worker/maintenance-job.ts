@@ -1,4 +1,5 @@
 import {
+  abandonedMultipartUploads,
   deleteExpiredCredentials,
   deleteSnapshotsBefore,
   pruneAccountEvents,
@@ -6,6 +7,7 @@ import {
 } from "@sightline/db";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
+import { ABANDONED_UPLOAD_AGE_MS, abortOpenUploads } from "../delivery/open-uploads.ts";
 import { sweepLeftovers } from "./sweep-leftovers.ts";
 
 const DAY_MS = 86_400_000;
@@ -15,12 +17,17 @@ const DAY_MS = 86_400_000;
  * account's stored results but the newest two (the next analysis compares with the newest; the
  * changes and findings they produced stay), received events applied or refused longer ago than
  * the snapshots are kept (two days at least: a replay is recognised for 24 hours); and sweeps the
- * files killed attempts left on the worker that runs it (`sweepLeftovers`).
+ * files killed attempts left on the worker that runs it (`sweepLeftovers`); aborts the multipart
+ * uploads killed attempts left open in S3 inboxes (recorded 15 minutes ago or more, of no attempt
+ * that still holds its lease; one that fails to abort is tried again next time).
  */
 export function maintenanceHandler(
   ctx: ServiceContext,
   snapshotRetentionDays: number,
-  analysis: Pick<AnalysisSettings, "workDir" | "inboxDir">,
+  analysis: Pick<
+    AnalysisSettings,
+    "workDir" | "inboxDir" | "serviceCredentials" | "awsClientOptions"
+  >,
 ) {
   return async () => {
     const now = ctx.now();
@@ -35,8 +42,18 @@ export function maintenanceHandler(
       new Date(now.getTime() - Math.max(2, snapshotRetentionDays) * DAY_MS),
     );
     const swept = await sweepLeftovers(ctx.db, analysis, now);
+    const uploads = await abortOpenUploads(
+      ctx.db,
+      analysis,
+      await abandonedMultipartUploads(
+        ctx.db,
+        new Date(now.getTime() - ABANDONED_UPLOAD_AGE_MS),
+        now,
+      ),
+      ctx.logger,
+    );
     ctx.logger.info(
-      { credentials, snapshots, results, events, ...swept },
+      { credentials, snapshots, results, events, ...swept, uploads },
       "maintenance: expired data deleted",
     );
   };

@@ -40,8 +40,14 @@ export interface KillOutcome {
   warnings: string[];
 }
 
+/** What holds an attempt at its stage until released; `held` says it is there now. */
+export interface StageHold {
+  held(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
 /** Holds the next attempt at `stage` until released; `held` says it is there now. */
-async function holdAt(setup: KillSetup, stage: ExecutionStage) {
+async function holdAt(setup: KillSetup, stage: ExecutionStage): Promise<StageHold> {
   const pending = (operation: string) => async () =>
     setup.fake.calls.some((c) => c.operation === operation && c.status === 0);
   const locked = async (statement: string) => {
@@ -140,24 +146,31 @@ export class KillRunner {
     };
   }
 
-  /** Runs an analysis (`trigger`), kills its worker held at `stage`, checks the recovery. */
-  async killAt(stage: ExecutionStage, trigger: () => Promise<string>): Promise<KillOutcome> {
+  /**
+   * Runs an analysis (`trigger`), kills its worker held at `stage` (by `hold` when given, which
+   * is set up before the trigger), checks the recovery.
+   */
+  async killAt(
+    stage: ExecutionStage,
+    trigger: () => Promise<string>,
+    hold?: () => Promise<StageHold>,
+  ): Promise<KillOutcome> {
     if (stage === "writing") {
       await this.#current?.kill();
       this.#current = await this.#holdingWrites;
       this.#holdingWrites = this.#standby({ holdWrites: true });
       await this.#current.start();
     }
-    const hold = await holdAt(this.setup, stage);
+    const holding = await (hold ? hold() : holdAt(this.setup, stage));
     const executionId = await trigger();
     await until(
       async () =>
-        (await getExecution(this.setup.db, executionId))?.stage === stage && (await hold.held()),
+        (await getExecution(this.setup.db, executionId))?.stage === stage && (await holding.held()),
       120,
       `execution ${executionId} held at ${stage}`,
     );
     const killedAt = await this.#killAndTakeOver();
-    await hold.release();
+    await holding.release();
     await until(
       async () => (await getExecution(this.setup.db, executionId))?.finishedAt,
       this.setup.endWithinSeconds,
