@@ -140,8 +140,16 @@ export class KillRunner {
     };
   }
 
-  /** Runs an analysis (`trigger`), kills its worker held at `stage`, checks the recovery. */
-  async killAt(stage: ExecutionStage, trigger: () => Promise<string>): Promise<KillOutcome> {
+  /**
+   * Runs an analysis or an event step (`trigger` answers its execution), kills its worker held
+   * at `stage`, checks the recovery. `afterKill` looks at what the killed attempt left, before
+   * the hold is released and another attempt runs.
+   */
+  async killAt(
+    stage: ExecutionStage,
+    trigger: () => Promise<string>,
+    afterKill?: (executionId: string) => Promise<void>,
+  ): Promise<KillOutcome> {
     if (stage === "writing") {
       await this.#current?.kill();
       this.#current = await this.#holdingWrites;
@@ -157,6 +165,7 @@ export class KillRunner {
       `execution ${executionId} held at ${stage}`,
     );
     const killedAt = await this.#killAndTakeOver();
+    await afterKill?.(executionId);
     await hold.release();
     await until(
       async () => (await getExecution(this.setup.db, executionId))?.finishedAt,
