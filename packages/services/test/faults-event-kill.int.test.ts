@@ -21,12 +21,12 @@ import { startHoldingReceiver, until } from "./support/fault-holds.ts";
 import { KillRunner } from "./support/kill-runner.ts";
 import { type Pipeline, startPipeline } from "./support/pipeline.ts";
 
-// kill -9 of a worker in the middle of an event step (issue 34 for issue 33's step): held where
-// the fault suite holds analyses — on the review settings' lock, the step's first read after it
-// stored its patched snapshot and before it stores its results version; on the destination's
-// lock, after its results and changes are stored and before its alert is enqueued. A worker
-// standing by takes over once the short lease (lost after 2 s) lapses; pg-boss's expiry is 10
-// minutes, so only the lease brings the step back.
+// kill -9 of a worker in the middle of an event step (issue 34 for issue 33's step), held where
+// the fault suite holds analyses: on the review settings' lock (its first read after it stored
+// its patched snapshot, before its results version), on analysis_principals' (its results
+// version begun, no row stored: half stored), on the destination's (its results and changes
+// stored, its alert not yet enqueued). A worker standing by takes over once the short lease (lost
+// after 2 s) lapses; pg-boss's expiry is 10 minutes, so only the lease brings the step back.
 /** The bound: the step has ended (succeeded) this long after the kill. */
 const END_WITHIN_SECONDS = 30;
 const ACCOUNT = smallAccount.ACCOUNT_ID;
