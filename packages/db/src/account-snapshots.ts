@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
 import { accountSnapshots } from "./schema.ts";
 
@@ -38,10 +38,15 @@ export async function getSnapshotOfExecution(
   return row;
 }
 
-/** The newest snapshot of an account (what endpoint 12 answers from). */
+/**
+ * The newest snapshot of an account (what endpoint 12 answers from); with `except`, the newest
+ * of another execution (what an event step's attempt patches: an earlier attempt of the same
+ * step may have stored its own).
+ */
 export async function latestSnapshot(
   db: Executor,
   key: { customerId: string; accountId: string },
+  except?: string,
 ): Promise<StoredSnapshot | undefined> {
   const [row] = await db
     .select()
@@ -50,6 +55,7 @@ export async function latestSnapshot(
       and(
         eq(accountSnapshots.customerId, key.customerId),
         eq(accountSnapshots.accountId, key.accountId),
+        except === undefined ? undefined : ne(accountSnapshots.executionId, except),
       ),
     )
     .orderBy(desc(accountSnapshots.collectedAt))

@@ -40,6 +40,19 @@ export async function acquireJobLease(db: Executor, input: JobLeaseInput): Promi
     });
 }
 
+/**
+ * Names the execution a running job works on once the job has found it (an event step's job
+ * carries only its account): should the lease be lost, the reaper puts that execution back to
+ * `queued` with a `WORKER_LOST` warning, as it does an analysis's.
+ */
+export async function setJobLeaseExecution(
+  db: Executor,
+  jobId: string,
+  executionId: string,
+): Promise<void> {
+  await db.update(jobLeases).set({ executionId }).where(eq(jobLeases.jobId, jobId));
+}
+
 /** Renews this owner's leases; answers the job IDs still held (a missing one was lost). */
 export async function renewJobLeases(
   db: Executor,

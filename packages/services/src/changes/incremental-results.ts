@@ -128,6 +128,8 @@ export async function recordIncrementalChanges(input: {
   fenced: FencedWrite;
   /** Each change's cause (`recordAnalysisChanges`'s). */
   causeOf?: (change: AccessChange) => ChangeCause;
+  /** Called once analysed, before the first write of the results (the execution's stage). */
+  storing?: () => Promise<unknown>;
 }): Promise<IncrementalOutcome> {
   const { db, execution, before, after, fenced } = input;
   const settings = input.settings ?? DEFAULT_REVIEW_SETTINGS;
@@ -207,6 +209,7 @@ export async function recordIncrementalChanges(input: {
   };
   const { executionId } = execution;
   const resources = [...remade, ...patched];
+  await input.storing?.();
   await fenced((tx) =>
     beginAnalysisResult(tx, {
       ...execution,

@@ -88,7 +88,8 @@ async function collectStep(
   // The incremental reads do not list a group's members: a renamed group is read whole.
   if (targets.some((t) => t.kind === "group" && t.members === true))
     return full("a group was renamed: its members name it anew");
-  const stored = await latestSnapshot(ctx.db, execution);
+  // Not this step's own: an earlier attempt, killed, may have stored it (its results are not).
+  const stored = await latestSnapshot(ctx.db, execution, execution.executionId);
   if (!stored) return full("the account has no stored snapshot to patch");
   if (ctx.now().getTime() - stored.collectedAt.getTime() > MAX_SNAPSHOT_AGE_MS)
     return full("the newest snapshot is more than a day old");
@@ -163,6 +164,7 @@ export async function runEventStep(
         settings: review,
         fenced,
         causeOf,
+        storing: () => setExecutionStage(ctx.db, execution.executionId, "storing"),
       });
       if (outcome.kind === "stepped") {
         changes = outcome.changes;

@@ -8,6 +8,7 @@ import {
   loadAccountContext,
   pendingEventWindow,
   requeueExecution,
+  setJobLeaseExecution,
   startExecution,
 } from "@sightline/db";
 import { AppError, formatExecutionId, isAzureProvider } from "@sightline/domain";
@@ -50,6 +51,7 @@ export function eventStepDue(
 async function startEventExecution(
   ctx: ServiceContext,
   account: AccountContext & { monitoring: NonNullable<AccountContext["monitoring"]> },
+  lease: JobLease,
 ): Promise<ExecutionRow | undefined> {
   const key = { customerId: account.customerId, accountId: account.accountId };
   let executionId = await findActiveExecution(ctx.db, key, "event");
@@ -78,7 +80,13 @@ async function startEventExecution(
     if (inserted.kind === "inserted") executionId = id;
     else if (inserted.kind === "active") executionId = inserted.executionId;
   }
-  return executionId ? startExecution(ctx.db, executionId) : undefined;
+  if (!executionId) return undefined;
+  const id = executionId;
+  // The lease names the execution before it runs: a lost worker's step is queued again, saying so.
+  return lease.fenced(ctx.db, async (tx) => {
+    await setJobLeaseExecution(tx, lease.jobId, id);
+    return startExecution(tx, id);
+  });
 }
 
 /**
@@ -104,7 +112,7 @@ export function eventJobHandler(
       return later(new Date(now + settings.events.fullAnalysisPollSeconds * 1000));
     const due = eventStepDue(window, settings.events);
     if (!resuming && due && due.getTime() > now) return later(due);
-    const execution = await startEventExecution(ctx, { ...account, monitoring });
+    const execution = await startEventExecution(ctx, { ...account, monitoring }, lease);
     if (!execution) return;
     const log = ctx.logger.child({
       executionId: execution.executionId,

@@ -45,6 +45,8 @@ export interface InvariantReport {
 interface ExecutionState {
   executionId: string;
   status: string;
+  /** `event`: an event step, which delivers no reports but applies its events. */
+  kind: string;
   customerId: string;
   accountId: string;
   partnerId: string | null;
@@ -79,7 +81,7 @@ export async function awaitEnd(
   for (;;) {
     const executions = await rows<ExecutionState>(
       db,
-      `select execution_id as "executionId", status, customer_id as "customerId",
+      `select execution_id as "executionId", status, kind, customer_id as "customerId",
         account_id as "accountId", partner_id as "partnerId", failure_code as "failureCode",
         failure_message as "failureMessage", report_keys as "reportKeys"
        from executions where execution_id = any(string_to_array($1, ','))`,
@@ -176,11 +178,26 @@ async function checkInbox(
   return violations;
 }
 
-/** Invariant 2 on the store: a succeeded execution has its manifest, results and alerts. */
+/**
+ * Invariant 2 on the store: a succeeded execution has its manifest, results and alerts; an
+ * event step (no reports) has applied every event it took.
+ */
 async function checkSucceeded(db: Executor, execution: ExecutionState): Promise<string[]> {
   const violations: string[] = [];
   const id = execution.executionId;
-  if (!execution.reportKeys.some((key) => MANIFEST.test(key)))
+  if (execution.kind === "event") {
+    const [taken] = await rows<{ pending: number; applied: number }>(
+      db,
+      `select count(*) filter (where status = 'pending')::int as pending,
+         count(*) filter (where status = 'applied')::int as applied
+       from account_events where execution_id = $1`,
+      [id],
+    );
+    if (Number(taken?.pending) > 0)
+      violations.push(`2: event step ${id} succeeded with ${taken?.pending} event(s) unapplied`);
+    if (Number(taken?.applied) === 0)
+      violations.push(`2: event step ${id} succeeded without applying an event`);
+  } else if (!execution.reportKeys.some((key) => MANIFEST.test(key)))
     violations.push(`2: execution ${id} succeeded without a manifest`);
   const [result] = await rows<{
     principals: number;

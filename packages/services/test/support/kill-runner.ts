@@ -147,13 +147,16 @@ export class KillRunner {
   }
 
   /**
-   * Runs an analysis (`trigger`), kills its worker held at `stage` (by `hold` when given, which
-   * is set up before the trigger), checks the recovery.
+   * Runs an analysis or an event step (`trigger` answers its execution), kills its worker held
+   * at `stage` (by `hold` when given, which is set up before the trigger), checks the recovery.
+   * `afterKill` looks at what the killed attempt left, before the hold is released and another
+   * attempt runs.
    */
   async killAt(
     stage: ExecutionStage,
     trigger: () => Promise<string>,
     hold?: () => Promise<StageHold>,
+    afterKill?: (executionId: string) => Promise<void>,
   ): Promise<KillOutcome> {
     if (stage === "writing") {
       await this.#current?.kill();
@@ -170,6 +173,7 @@ export class KillRunner {
       `execution ${executionId} held at ${stage}`,
     );
     const killedAt = await this.#killAndTakeOver();
+    await afterKill?.(executionId);
     await holding.release();
     await until(
       async () => (await getExecution(this.setup.db, executionId))?.finishedAt,
