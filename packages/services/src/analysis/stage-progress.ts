@@ -23,7 +23,6 @@ export const DEFAULT_PROGRESS_INTERVAL_SECONDS = 3;
 export class StageProgress {
   #stage: ExecutionStage | undefined;
   #lastWrite = Number.NEGATIVE_INFINITY;
-  #pending: StageCount | undefined;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -35,19 +34,16 @@ export class StageProgress {
   /** The attempt enters `stage`: written at once, without progress. */
   async enter(stage: ExecutionStage): Promise<void> {
     this.#stage = stage;
-    this.#pending = undefined;
     this.#lastWrite = this.now();
     await this.#enqueue(() => this.write(stage));
   }
 
-  /** The stage has got to `count`: written if the last write is `intervalMs` old, else kept. */
+  /** The stage has got to `count`: written if the last write is `intervalMs` old, else passed over (a later count says more). */
   count(count: StageCount): void {
-    this.#pending = count;
     if (this.now() - this.#lastWrite < this.intervalMs) return;
     const stage = this.#stage;
     if (!stage) return;
     this.#lastWrite = this.now();
-    this.#pending = undefined;
     void this.#enqueue(() => this.write(stage, count));
   }
 

@@ -65,6 +65,42 @@ interface ExecutionKey {
 }
 
 /**
+ * Stores a comparison's changes as they come, a batch at a time, each with its cause (after the
+ * execution's earlier changes are deleted: `start`); keeps the first `MAX_ALERT_CHANGES`, with
+ * their causes, for the alerts.
+ */
+export class ChangeWriter {
+  readonly alertChanges: AccessChange[] = [];
+  count = 0;
+  #pending: StoredAccessChange[] = [];
+
+  constructor(
+    private readonly fenced: FencedWrite,
+    private readonly execution: ExecutionKey,
+    private readonly causeOf: (change: AccessChange) => ChangeCause,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.fenced((tx) => deleteAccessChanges(tx, this.execution.executionId));
+  }
+
+  async add(change: AccessChange): Promise<void> {
+    const cause = this.causeOf(change);
+    if (this.alertChanges.length < MAX_ALERT_CHANGES) this.alertChanges.push({ ...change, cause });
+    this.#pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
+    this.count++;
+    if (this.#pending.length >= BATCH) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.#pending;
+    this.#pending = [];
+    const first = this.count - batch.length;
+    await this.fenced((tx) => insertAccessChanges(tx, this.execution, batch, first));
+  }
+}
+
+/**
  * Stores one analysis's records in batches (`ResultsRecorder`: built while the reports were
  * written, or now); `collector` sees every record on the way.
  */
@@ -237,19 +273,11 @@ export async function recordAnalysisChanges(input: {
     executionId: execution.executionId,
     confidentialValues: new Set(settings.confidentialValues.map((v) => v.toLowerCase())),
   };
-  const causeOf = input.causeOf ?? changeCauses();
-  const alertChanges: AccessChange[] = [];
+  const writer = new ChangeWriter(fenced, execution, input.causeOf ?? changeCauses());
   const previousTime = previous?.analysisTime;
-  let changeCount = 0;
   // One pass: each change goes to the report and, a batch at a time, to the store.
   async function* changeRows(): AsyncGenerator<AccessChangeReportRow> {
     if (!previous) return;
-    let pending: StoredAccessChange[] = [];
-    const flush = async () => {
-      const batch = pending;
-      await fenced((tx) => insertAccessChanges(tx, execution, batch, changeCount - batch.length));
-      pending = [];
-    };
     const streams = [
       comparePrincipals(
         context,
@@ -264,16 +292,12 @@ export async function recordAnalysisChanges(input: {
     ];
     for (const stream of streams)
       for await (const change of stream) {
-        const cause = causeOf(change);
-        if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
-        pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
-        changeCount++;
-        if (pending.length >= BATCH) await flush();
+        await writer.add(change);
         yield accessChangeRow(change, execution.analysisTime, previousTime);
       }
-    await flush();
+    await writer.flush();
   }
-  await fenced((tx) => deleteAccessChanges(tx, execution.executionId));
+  await writer.start();
   const formats = [
     ...new Set<ReportFormat>(["jsonl", ...input.formats.filter((f) => f !== "csv")]),
   ];
@@ -292,14 +316,14 @@ export async function recordAnalysisChanges(input: {
   await fenced((tx) =>
     recordComparison(tx, execution.executionId, {
       previousExecutionId,
-      changes: changeCount,
+      changes: writer.count,
       findings: current.length,
     }),
   );
   return {
     reports: [changesReport, findingsReport],
-    changes: alertChanges,
-    counts: { changes: changeCount, findings: current.length, baseline: previous === undefined },
+    changes: writer.alertChanges,
+    counts: { changes: writer.count, findings: current.length, baseline: previous === undefined },
     warnings,
   };
 }

@@ -7,14 +7,8 @@ import {
   compareEntries,
   type PrincipalRecord,
   type ReachEntry,
-  type ResourceRecord,
 } from "../results/result-records.ts";
-import {
-  inMemory,
-  resourceInMemory,
-  type StoredItem,
-  type StoredResourceItem,
-} from "../results/stored-items.ts";
+import type { StoredItem, StoredResourceItem } from "../results/stored-items.ts";
 
 /** What names a comparison: the two analyses, and what the customer calls confidential. */
 export interface ComparisonContext {

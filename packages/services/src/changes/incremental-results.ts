@@ -2,10 +2,8 @@ import type { CollectedAccount } from "@sightline/aws";
 import {
   beginAnalysisResult,
   copyAnalysisRows,
-  deleteAccessChanges,
   type Executor,
   finishSteppedResult,
-  insertAccessChanges,
   insertPrincipalResults,
   insertResourceResults,
   previousAnalysisResult,
@@ -13,7 +11,6 @@ import {
   recordComparison,
   recordFindings,
   resourceResultsOf,
-  type StoredAccessChange,
 } from "@sightline/db";
 import {
   type AccessChange,
@@ -54,7 +51,7 @@ import {
   storedResource,
 } from "../results/result-records.ts";
 import { awsResultsInput } from "../results/results-input.ts";
-import { type AnalysisChanges, type FencedWrite, MAX_ALERT_CHANGES } from "./analysis-changes.ts";
+import { type AnalysisChanges, ChangeWriter, type FencedWrite } from "./analysis-changes.ts";
 import { changeCauses } from "./change-cause.ts";
 import { type ComparisonContext, comparePrincipals, compareResources } from "./compare-results.ts";
 
@@ -299,25 +296,10 @@ export async function recordIncrementalChanges(input: {
       await resourcesIn(executionId),
     ),
   ];
-  const causeOf = input.causeOf ?? changeCauses();
-  const alertChanges: AccessChange[] = [];
-  let changeCount = 0;
-  let pending: StoredAccessChange[] = [];
-  const flush = async () => {
-    const batch = pending;
-    await fenced((tx) => insertAccessChanges(tx, execution, batch, changeCount - batch.length));
-    pending = [];
-  };
-  await fenced((tx) => deleteAccessChanges(tx, executionId));
-  for (const stream of streams)
-    for await (const change of stream) {
-      const cause = causeOf(change);
-      if (alertChanges.length < MAX_ALERT_CHANGES) alertChanges.push({ ...change, cause });
-      pending.push({ changeId: change.changeId, kind: change.kind, change, cause });
-      changeCount++;
-      if (pending.length >= BATCH) await flush();
-    }
-  await flush();
+  const writer = new ChangeWriter(fenced, execution, input.causeOf ?? changeCauses());
+  await writer.start();
+  for (const stream of streams) for await (const change of stream) await writer.add(change);
+  await writer.flush();
 
   const collector = new FindingCollector(execution, execution.analysisTime, settings);
   for (const p of principals) collector.addPrincipal(p.head);
@@ -331,7 +313,7 @@ export async function recordIncrementalChanges(input: {
   await fenced((tx) =>
     recordComparison(tx, executionId, {
       previousExecutionId: previous.executionId,
-      changes: changeCount,
+      changes: writer.count,
       findings: current.length,
     }),
   );
@@ -339,8 +321,8 @@ export async function recordIncrementalChanges(input: {
     kind: "stepped",
     changes: {
       reports: [],
-      changes: alertChanges,
-      counts: { changes: changeCount, findings: current.length, baseline: false },
+      changes: writer.alertChanges,
+      counts: { changes: writer.count, findings: current.length, baseline: false },
       warnings: [],
     },
     remade: { principals: principals.length, resources: remade.length, patched: patched.length },

@@ -14,6 +14,7 @@ import {
   compareEntries,
   type ReachEntry,
   type ResourceRecord,
+  resourceBase,
   resourceParts,
   withReach,
 } from "./result-records.ts";
@@ -133,14 +134,7 @@ export function patchReach(
   }
   const summary = { holders: counts, outside: outside.summary().outside };
   return {
-    head: {
-      arn: stored.resourceArn,
-      type: stored.resourceType,
-      service: header.service ?? "",
-      name: stored.resourceName,
-      tags: header.tags ?? {},
-      confidentiality: stored.confidentiality,
-    },
+    head: resourceBase(stored, header),
     summary,
     stored: withReach(stored, headerBytes, [...kept, writer.bytes()]),
   };
@@ -193,12 +187,7 @@ export function patchedItem(
           ]);
         });
       return {
-        arn: stored.resourceArn,
-        type: stored.resourceType,
-        service: header.service ?? "",
-        name: stored.resourceName,
-        tags: header.tags ?? {},
-        confidentiality: stored.confidentiality,
+        ...resourceBase(stored, header),
         reach: entries.sort((a, b) => compareEntries(a, b, 3)),
       };
     },

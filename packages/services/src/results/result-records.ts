@@ -324,7 +324,8 @@ export function decodeResourceOutside(stored: StoredResourceResult): ResourceRec
   return { ...resourceBase(stored, rest), reach: entriesOf<ReachEntry>(rest, "reach") };
 }
 
-const resourceBase = (
+/** A stored resource's record but its reach: its columns and its header's service and tags. */
+export const resourceBase = (
   stored: StoredResourceResult,
   header: { service?: string; tags?: Record<string, string> },
 ) => ({
