@@ -3,12 +3,19 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { createDb, rawQuery, runMigrations, startEmbeddedPostgres } from "@sightline/db";
 import { ExecutionRecord } from "@sightline/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiAnswerViolations, probeApi } from "./api-answers.ts";
+import {
+  apiCaller,
+  DEADLINE_MS,
+  fakeAwsEnv,
+  logLines,
+  START_COMMAND,
+  until,
+} from "./start-command.ts";
 
 // Invariant 5 after the fault suite's database faults (services' faults-database test checks
 // 1–4 for the same faults): the built start command (SIGHTLINE_ROLE=all) on a Postgres cluster of
@@ -19,7 +26,6 @@ import { apiAnswerViolations, probeApi } from "./api-answers.ts";
 // once it is back, without a restart; the analysis ends.
 
 const OPERATOR_KEY = randomBytes(32).toString("base64url");
-const DEADLINE_MS = 120_000;
 /** A read without an answer this long is a hang (the API's own timeouts are a second or so). */
 const HANG_MS = 5000;
 /**
@@ -35,27 +41,10 @@ let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
 let command: ChildProcess | undefined;
 let base = "";
 
-async function until<T>(
-  what: string | (() => string),
-  check: () => Promise<T | undefined> | T | undefined,
-) {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) {
-      const said = typeof what === "string" ? what : what();
-      throw new Error(`${said} did not happen within ${DEADLINE_MS} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 beforeAll(async () => {
   server = await startEmbeddedPostgres({ dataDir: pgDir });
   await runMigrations(server.url);
-  const services = ["STS", "IAM", "S3", "KMS", "ORGANIZATIONS", "EC2"];
-  command = spawn(process.execPath, [fileURLToPath(new URL("../dist/main.js", import.meta.url))], {
+  command = spawn(process.execPath, [START_COMMAND], {
     env: {
       PATH: process.env.PATH ?? "",
       DATABASE_URL: server.url,
@@ -68,25 +57,11 @@ beforeAll(async () => {
       SIGHTLINE_JOB_EXPIRE_SECONDS: "3600",
       // An attempt failed on a terminated connection runs again after 1 s, not 30.
       SIGHTLINE_JOB_RETRY_DELAY_SECONDS: "1",
-      ...Object.fromEntries(services.map((s) => [`AWS_ENDPOINT_URL_${s}`, fake.url])),
-      AWS_ACCESS_KEY_ID: fake.serviceCredentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: fake.serviceCredentials.secretAccessKey,
-      SIGHTLINE_S3_FORCE_PATH_STYLE: "true",
+      ...fakeAwsEnv(fake),
     },
     stdio: ["ignore", "pipe", "ignore"],
   });
-  const lines: { msg?: string; url?: string }[] = [];
-  let partial = "";
-  command.stdout?.on("data", (chunk: Buffer) => {
-    const parts = (partial + chunk.toString()).split("\n");
-    partial = parts.pop() ?? "";
-    for (const line of parts)
-      try {
-        lines.push(JSON.parse(line));
-      } catch {
-        // Not a log line.
-      }
-  });
+  const lines = logLines<{ msg?: string; url?: string }>(command.stdout);
   base = await until("listening", () => lines.find((l) => l.msg === "listening")?.url);
 }, 180_000);
 
@@ -102,17 +77,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = async (method: string, route: string, key: string, body?: unknown) => {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-};
+const call = apiCaller(() => base);
 
 /** A partner monitoring the small account, and an analysis of it under way. */
 async function analysisUnderWay() {

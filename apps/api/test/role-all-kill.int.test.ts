@@ -3,12 +3,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { createDb, rawQuery } from "@sightline/db";
 import { createTestDatabase } from "@sightline/db/testing";
 import { ExecutionRecord } from "@sightline/domain";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { apiCaller, fakeAwsEnv, logLines, START_COMMAND, until } from "./start-command.ts";
 
 // The built start command with SIGHTLINE_ROLE=all killed -9 in the middle of an analysis: its
 // worker child, orphaned, drains (SIGHTLINE_DRAIN_SECONDS) holding its lease — the only attempt
@@ -20,7 +20,6 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 // On a database of its own, so that its workers take no other test's jobs.
 
 const OPERATOR_KEY = randomBytes(32).toString("base64url");
-const DEADLINE_MS = 120_000;
 const database = await createTestDatabase(inject("databaseUrl"));
 const fake = await startFakeAws(smallAccount.model);
 const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-all-kill-"));
@@ -37,16 +36,6 @@ interface LogLine {
   workerPid?: number;
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined) {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${DEADLINE_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -58,60 +47,31 @@ const alive = (pid: number) => {
 
 /** The start command (API and worker child) on the test's database and data directory. */
 async function startCommand(env: Record<string, string> = {}) {
-  const services = ["STS", "IAM", "S3", "KMS", "ORGANIZATIONS", "EC2"];
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL("../dist/main.js", import.meta.url))],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        DATABASE_URL: database.url,
-        SIGHTLINE_DATA_DIR: dataDir,
-        SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
-        PORT: "0",
-        SIGHTLINE_POLL_SECONDS: "0.5",
-        SIGHTLINE_DRAIN_SECONDS: "2",
-        SIGHTLINE_LEASE_RENEW_SECONDS: "0.5",
-        SIGHTLINE_LEASE_LOST_AFTER_SECONDS: "2",
-        SIGHTLINE_JOB_EXPIRE_SECONDS: "3600",
-        ...Object.fromEntries(services.map((s) => [`AWS_ENDPOINT_URL_${s}`, fake.url])),
-        AWS_ACCESS_KEY_ID: fake.serviceCredentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: fake.serviceCredentials.secretAccessKey,
-        SIGHTLINE_S3_FORCE_PATH_STYLE: "true",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "ignore"],
+  const child = spawn(process.execPath, [START_COMMAND], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATABASE_URL: database.url,
+      SIGHTLINE_DATA_DIR: dataDir,
+      SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
+      PORT: "0",
+      SIGHTLINE_POLL_SECONDS: "0.5",
+      SIGHTLINE_DRAIN_SECONDS: "2",
+      SIGHTLINE_LEASE_RENEW_SECONDS: "0.5",
+      SIGHTLINE_LEASE_LOST_AFTER_SECONDS: "2",
+      SIGHTLINE_JOB_EXPIRE_SECONDS: "3600",
+      ...fakeAwsEnv(fake),
+      ...env,
     },
-  );
-  started.push(child);
-  const lines: LogLine[] = [];
-  let partial = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    const parts = (partial + chunk.toString()).split("\n");
-    partial = parts.pop() ?? "";
-    for (const line of parts)
-      try {
-        lines.push(JSON.parse(line) as LogLine);
-      } catch {
-        // Not a log line.
-      }
+    stdio: ["ignore", "pipe", "ignore"],
   });
+  started.push(child);
+  const lines = logLines<LogLine>(child.stdout);
   const base = await until("listening", () => lines.find((l) => l.msg === "listening")?.url);
   const workerPid = await until(
     "the worker process",
     () => lines.find((l) => l.msg === "worker process started")?.workerPid,
   );
-  const call = async (method: string, route: string, key: string, body?: unknown) => {
-    const res = await fetch(`${base}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
+  const call = apiCaller(base);
   return { child, workerPid, call, lines };
 }
 

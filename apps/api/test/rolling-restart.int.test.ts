@@ -3,11 +3,11 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { createTestDatabase } from "@sightline/db/testing";
 import { ExecutionRecord } from "@sightline/domain";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { fakeAwsEnv, logLines, START_COMMAND, until } from "./start-command.ts";
 
 // Two API and two worker processes (the built start command, SIGHTLINE_ROLE=api and worker) on
 // one database, restarted one after the other with SIGTERM while clients call them: every
@@ -15,7 +15,6 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 // every analysis a 202 started ends. On a database of its own.
 
 const OPERATOR_KEY = randomBytes(32).toString("base64url");
-const DEADLINE_MS = 120_000;
 const database = await createTestDatabase(inject("databaseUrl"));
 const fake = await startFakeAws(smallAccount.model);
 const dataDir = await mkdtemp(path.join(tmpdir(), "sightline-rolling-"));
@@ -26,16 +25,6 @@ afterAll(async () => {
   await database.dispose();
 });
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined) {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${DEADLINE_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 interface Started {
   child: ChildProcess;
   /** The API's base URL (role api). */
@@ -44,43 +33,24 @@ interface Started {
 
 /** The start command in `role`, ready (listening, or its worker started). */
 async function start(role: "api" | "worker"): Promise<Started> {
-  const services = ["STS", "IAM", "S3", "KMS", "ORGANIZATIONS", "EC2"];
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL("../dist/main.js", import.meta.url))],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        SIGHTLINE_ROLE: role,
-        DATABASE_URL: database.url,
-        SIGHTLINE_DATA_DIR: dataDir,
-        SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
-        PORT: "0",
-        SIGHTLINE_POLL_SECONDS: "0.5",
-        SIGHTLINE_DRAIN_SECONDS: "30",
-        SIGHTLINE_LEASE_RENEW_SECONDS: "0.5",
-        SIGHTLINE_LEASE_LOST_AFTER_SECONDS: "2",
-        ...Object.fromEntries(services.map((s) => [`AWS_ENDPOINT_URL_${s}`, fake.url])),
-        AWS_ACCESS_KEY_ID: fake.serviceCredentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: fake.serviceCredentials.secretAccessKey,
-        SIGHTLINE_S3_FORCE_PATH_STYLE: "true",
-      },
-      stdio: ["ignore", "pipe", "ignore"],
+  const child = spawn(process.execPath, [START_COMMAND], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      SIGHTLINE_ROLE: role,
+      DATABASE_URL: database.url,
+      SIGHTLINE_DATA_DIR: dataDir,
+      SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
+      PORT: "0",
+      SIGHTLINE_POLL_SECONDS: "0.5",
+      SIGHTLINE_DRAIN_SECONDS: "30",
+      SIGHTLINE_LEASE_RENEW_SECONDS: "0.5",
+      SIGHTLINE_LEASE_LOST_AFTER_SECONDS: "2",
+      ...fakeAwsEnv(fake),
     },
-  );
-  processes.add(child);
-  const lines: { msg?: string; url?: string }[] = [];
-  let partial = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    const parts = (partial + chunk.toString()).split("\n");
-    partial = parts.pop() ?? "";
-    for (const line of parts)
-      try {
-        lines.push(JSON.parse(line));
-      } catch {
-        // Not a log line.
-      }
+    stdio: ["ignore", "pipe", "ignore"],
   });
+  processes.add(child);
+  const lines = logLines<{ msg?: string; url?: string }>(child.stdout);
   const ready = role === "api" ? "listening" : "worker started";
   const line = await until(`the ${role} process ready`, () => lines.find((l) => l.msg === ready));
   return { child, ...(line.url ? { url: line.url } : {}) };
