@@ -21,12 +21,7 @@ const bucket = smallAccount.INBOX_BUCKET;
 async function killSetup(databaseUrl: string, lease: LeaseSettings, endWithinSeconds: number) {
   const receiver = await startHoldingReceiver();
   const masterKey = randomBytes(32);
-  const alerts = {
-    allowedHosts: [{ host: "127.0.0.1", port: receiver.port }],
-    caCertificates: [receiver.cert],
-    retry: { limit: 2, delaySeconds: 1 },
-    requestTimeoutMs: 60_000,
-  };
+  const alerts = receiver.alertSettings(60_000);
   const pipeline = await startPipeline({
     databaseUrl,
     worker: false,

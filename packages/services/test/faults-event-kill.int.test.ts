@@ -33,12 +33,7 @@ const ACCOUNT = smallAccount.ACCOUNT_ID;
 const database = await createTestDatabase(inject("databaseUrl"));
 const receiver = await startHoldingReceiver();
 const masterKey = randomBytes(32);
-const alerts = {
-  allowedHosts: [{ host: "127.0.0.1", port: receiver.port }],
-  caCertificates: [receiver.cert],
-  retry: { limit: 2, delaySeconds: 1 },
-  requestTimeoutMs: 30_000,
-};
+const alerts = receiver.alertSettings();
 let pipeline: Pipeline;
 let runner: KillRunner;
 let key: { customerId: string; accountId: string };

@@ -19,12 +19,7 @@ import { type Pipeline, startPipeline } from "./support/pipeline.ts";
 const database = await createTestDatabase(inject("databaseUrl"));
 const receiver = await startHoldingReceiver();
 const masterKey = randomBytes(32);
-const alerts = {
-  allowedHosts: [{ host: "127.0.0.1", port: receiver.port }],
-  caCertificates: [receiver.cert],
-  retry: { limit: 2, delaySeconds: 1 },
-  requestTimeoutMs: 30_000,
-};
+const alerts = receiver.alertSettings();
 let pipeline: Pipeline;
 let partner: Awaited<ReturnType<Pipeline["partner"]>>;
 let runner: KillRunner;

@@ -103,6 +103,15 @@ export async function startHoldingReceiver() {
     port,
     url: `https://127.0.0.1:${port}/sightline/alerts`,
     received,
+    /** The pipeline's alert settings that let it post to this receiver (retried twice). */
+    alertSettings(requestTimeoutMs = 30_000) {
+      return {
+        allowedHosts: [{ host: "127.0.0.1", port }],
+        caCertificates: [cert],
+        retry: { limit: 2, delaySeconds: 1 },
+        requestTimeoutMs,
+      };
+    },
     hold(on: boolean) {
       holding = on;
     },
