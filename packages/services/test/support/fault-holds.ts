@@ -56,13 +56,24 @@ export async function holdLock(
   };
 }
 
-/** Whether some session of this database waits for a lock (the held worker). */
-export async function someoneWaits(db: Executor): Promise<boolean> {
+/**
+ * Whether some session of this database waits for the lock a hold took: a table's (`table`), or
+ * an advisory lock of two keys whose first is `advisory`. Only that lock: a worker waits on others
+ * for a moment (its lease row while the keeper renews it), and that is not the hold.
+ */
+export async function someoneWaits(
+  db: Executor,
+  on: { table: string } | { advisory: number },
+): Promise<boolean> {
+  const [table, classId] = "table" in on ? [on.table, null] : [null, on.advisory];
   const [row] = await db.execute(
     rawQuery(
       `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-       where not l.granted and a.datname = current_database()`,
-      [],
+       where not l.granted and a.datname = current_database()
+         and case when $1::text is null then l.locktype = 'advisory' and l.objsubid = 2
+                    and l.classid = $2::oid
+                  else l.relation = to_regclass($1::text) end`,
+      [table, classId],
     ),
   );
   return Number(row?.n) > 0;

@@ -50,9 +50,9 @@ export interface StageHold {
 async function holdAt(setup: KillSetup, stage: ExecutionStage): Promise<StageHold> {
   const pending = (operation: string) => async () =>
     setup.fake.calls.some((c) => c.operation === operation && c.status === 0);
-  const locked = async (statement: string) => {
+  const locked = async (statement: string, on: Parameters<typeof someoneWaits>[1]) => {
     const lock = await holdLock(setup.databaseUrl, statement);
-    return { held: () => someoneWaits(setup.db), release: lock.release };
+    return { held: () => someoneWaits(setup.db, on), release: lock.release };
   };
   const none = async () => {};
   switch (stage) {
@@ -66,12 +66,16 @@ async function holdAt(setup: KillSetup, stage: ExecutionStage): Promise<StageHol
       return { held: pending("GetAccountAuthorizationDetails"), release: none };
     case "analysing":
       // Its first statement reads the review settings.
-      return locked("lock table review_settings in access exclusive mode");
+      return locked("lock table review_settings in access exclusive mode", {
+        table: "review_settings",
+      });
     case "writing":
       // The worker itself holds it: its files never finish writing (`holdWrites`).
       return { held: async () => true, release: none };
     case "storing":
-      return locked("lock table analysis_principals in access exclusive mode");
+      return locked("lock table analysis_principals in access exclusive mode", {
+        table: "analysis_principals",
+      });
     case "delivering":
       setup.fake.inject({
         service: "s3",
@@ -87,6 +91,7 @@ async function holdAt(setup: KillSetup, stage: ExecutionStage): Promise<StageHol
       // The enqueue's transaction takes the destination's lock first (`changesNotYetAlerted`).
       return locked(
         `select pg_advisory_xact_lock(4842774, hashtext('${setup.destinationId.replace(/'/g, "")}'))`,
+        { advisory: 4842774 },
       );
   }
 }
@@ -165,16 +170,23 @@ export class KillRunner {
       await this.#current.start();
     }
     const holding = await (hold ? hold() : holdAt(this.setup, stage));
-    const executionId = await trigger();
-    await until(
-      async () =>
-        (await getExecution(this.setup.db, executionId))?.stage === stage && (await holding.held()),
-      120,
-      `execution ${executionId} held at ${stage}`,
-    );
-    const killedAt = await this.#killAndTakeOver();
-    await afterKill?.(executionId);
-    await holding.release();
+    let executionId: string;
+    let killedAt: number;
+    // Released whatever happens: a hold left behind would stop the suite's next case too.
+    try {
+      executionId = await trigger();
+      await until(
+        async () =>
+          (await getExecution(this.setup.db, executionId))?.stage === stage &&
+          (await holding.held()),
+        120,
+        `execution ${executionId} held at ${stage}`,
+      );
+      killedAt = await this.#killAndTakeOver();
+      await afterKill?.(executionId);
+    } finally {
+      await holding.release();
+    }
     await until(
       async () => (await getExecution(this.setup.db, executionId))?.finishedAt,
       this.setup.endWithinSeconds,
