@@ -32,7 +32,8 @@ type AccountKey = { customerId: string; accountId: string };
 /**
  * Records what one analysis finds: a finding seen before keeps its first-seen time and gets this
  * analysis's time as last seen (reopened if it was resolved); the account's active findings this
- * analysis no longer has are resolved. Returns every finding touched, as stored after.
+ * analysis no longer has are resolved. Returns what it observed and what it resolved, as stored
+ * after, and how many of the account's findings are active now.
  */
 export async function recordFindings(
   db: Executor,
@@ -44,7 +45,7 @@ export async function recordFindings(
    * active findings hold as they were.
    */
   only?: readonly string[],
-): Promise<{ current: FindingRow[]; resolved: FindingRow[] }> {
+): Promise<{ current: FindingRow[]; resolved: FindingRow[]; active: number }> {
   return db.transaction(async (tx) => {
     const time = key.analysisTime.toISOString();
     if (only)
@@ -85,21 +86,30 @@ export async function recordFindings(
           first_seen = case when ${findings}.status = 'resolved' then excluded.first_seen
             else ${findings}.first_seen end`);
     }
-    // What this analysis observed, as stored now, in the order observed.
+    // What this analysis observed, as stored now, in the order observed. (An event step's
+    // findings that hold as they were are counted, not read: a step needs their number only.)
     const order = new Map(observed.map((f, i) => [f.findingId, i]));
     const current = (
-      (await tx
-        .select()
-        .from(findings)
-        .where(
-          and(
-            eq(findings.customerId, key.customerId),
-            eq(findings.accountId, key.accountId),
-            eq(findings.lastExecutionId, key.executionId),
-          ),
-        )) as FindingRow[]
+      observed.length === 0
+        ? []
+        : ((await tx
+            .select()
+            .from(findings)
+            .where(
+              and(
+                eq(findings.customerId, key.customerId),
+                eq(findings.accountId, key.accountId),
+                eq(findings.lastExecutionId, key.executionId),
+                observed.length > 0 && observed.length <= 2_000
+                  ? inArray(
+                      findings.findingId,
+                      observed.map((f) => f.findingId),
+                    )
+                  : undefined,
+              ),
+            )) as FindingRow[])
     )
-      .filter((row) => order.has(row.findingId) || (only && row.status === "active"))
+      .filter((row) => order.has(row.findingId))
       .sort(
         (a, b) =>
           (order.get(a.findingId) ?? order.size) - (order.get(b.findingId) ?? order.size) ||
@@ -118,7 +128,12 @@ export async function recordFindings(
         ),
       )
       .returning();
-    return { current, resolved: resolved as FindingRow[] };
+    const [count] = only
+      ? await tx.execute<{ n: number }>(sql`
+          select count(*)::int as n from ${findings} where customer_id = ${key.customerId}
+            and account_id = ${key.accountId} and status = 'active'`)
+      : [{ n: current.length }];
+    return { current, resolved: resolved as FindingRow[], active: Number(count?.n ?? 0) };
   });
 }
 

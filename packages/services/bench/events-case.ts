@@ -29,6 +29,16 @@ const CHANGES: Record<string, (s: AccountSnapshot, d: Details) => string> = {
     user.UserPolicyList = [{ PolicyName: "bench", PolicyDocument: doc([readAll]) }];
     return String(user.Arn);
   },
+  "a user made an admin": (_s, d) => {
+    const user = d.UserDetailList[9] as Json;
+    user.UserPolicyList = [
+      {
+        PolicyName: "admin",
+        PolicyDocument: doc([{ Effect: "Allow", Action: "*", Resource: "*" }]),
+      },
+    ];
+    return String(user.Arn);
+  },
   "a managed policy on ~500 principals": (s, d) => {
     // The managed policy whose attachments (through groups too) come nearest 500 principals.
     const model = createAccountModel(s);

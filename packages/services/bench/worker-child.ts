@@ -31,6 +31,8 @@ export interface WorkerChild {
   /** Rejects if the process exits before `stop()`: race it against waiting for executions. */
   readonly crashed: Promise<never>;
   usage(): Promise<WorkerUsage>;
+  /** Runs `work` while the worker profiles its CPU; writes the profile (`.cpuprofile`) to `path`. */
+  profile<T>(path: string, work: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,14 @@ export async function startWorkerChild(
       const answer = once(child, "message");
       child.send("usage");
       return (await answer)[0] as WorkerUsage;
+    },
+    async profile<T>(path: string, work: () => Promise<T>): Promise<T> {
+      child.send("profile-start");
+      const value = await work();
+      const written = once(child, "message");
+      child.send({ profileTo: path });
+      await written;
+      return value;
     },
     async stop() {
       stopping = true;

@@ -1,9 +1,12 @@
 /**
  * A benchmark worker in a process of its own, so that its peak RSS is its own: forked by
  * `worker-child.ts` with SIGHTLINE_BENCH_WORKER = JSON of { databaseUrl, schema, settings }.
- * Logs JSON lines on stdout (the phases' times); answers "usage" with its resource usage.
+ * Logs JSON lines on stdout (the phases' times); answers "usage" with its resource usage, and
+ * profiles its CPU between "profile-start" and { profileTo }.
  */
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import {
   constants,
   type NodeGCPerformanceDetail,
@@ -86,7 +89,25 @@ await startWorker(
   settings,
 );
 
-process.on("message", (message) => {
+// A CPU profile of a stretch of the worker's life (the event bench's steps, without the full
+// analysis before them): "profile-start", then { profileTo: path } writes it and answers "profiled".
+let profiler: Session | undefined;
+process.on("message", async (message) => {
+  if (message === "profile-start") {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+    return;
+  }
+  if (typeof message === "object" && message && "profileTo" in message) {
+    const { profile } = (await profiler?.post("Profiler.stop")) ?? {};
+    profiler?.disconnect();
+    profiler = undefined;
+    writeFileSync(String(message.profileTo), JSON.stringify(profile ?? {}));
+    process.send?.("profiled");
+    return;
+  }
   if (message !== "usage") return;
   const usage = process.resourceUsage();
   process.send?.({

@@ -298,13 +298,12 @@ export async function recordIncrementalChanges(input: {
   ];
   const writer = new ChangeWriter(fenced, execution, input.causeOf ?? changeCauses());
   await writer.start();
-  for (const stream of streams) for await (const change of stream) await writer.add(change);
-  await writer.flush();
+  await writer.addAll(streams);
 
   const collector = new FindingCollector(execution, execution.analysisTime, settings);
   for (const p of principals) collector.addPrincipal(p.head);
   for (const r of resources) collector.addResource(r.head, r.summary);
-  const { current } = await fenced((tx) =>
+  const { active } = await fenced((tx) =>
     recordFindings(tx, execution, collector.findings(), [
       ...principalArns.flatMap((arn) => PRINCIPAL_FINDING_KINDS.map((k) => `${k} ${arn}`)),
       ...resourceArns.flatMap((arn) => RESOURCE_FINDING_KINDS.map((k) => `${k} ${arn}`)),
@@ -314,7 +313,7 @@ export async function recordIncrementalChanges(input: {
     recordComparison(tx, executionId, {
       previousExecutionId: previous.executionId,
       changes: writer.count,
-      findings: current.length,
+      findings: active,
     }),
   );
   return {
@@ -322,7 +321,7 @@ export async function recordIncrementalChanges(input: {
     changes: {
       reports: [],
       changes: writer.alertChanges,
-      counts: { changes: writer.count, findings: current.length, baseline: false },
+      counts: { changes: writer.count, findings: active, baseline: false },
       warnings: [],
     },
     remade: { principals: principals.length, resources: remade.length, patched: patched.length },
