@@ -5,7 +5,11 @@
  * when it reads the value as text. An escaped backslash before `u` is left as it is.
  */
 export function recordsetJson(rows: readonly object[]): string {
-  return JSON.stringify(rows).replace(LONE_SURROGATE, "$1\\ufffd");
+  const json = JSON.stringify(rows);
+  // Most batches have no such escape: the search for one is far cheaper than the expression on
+  // megabytes of base64 (a tenth of a second of each 10,000-principal event step's CPU).
+  if (!json.includes("\\ud") && !json.includes("\\uD")) return json;
+  return json.replace(LONE_SURROGATE, "$1\\ufffd");
 }
 
 /** `\uD800`–`\uDFFF` escapes after an even number of backslashes (JSON escapes pairs as-is). */

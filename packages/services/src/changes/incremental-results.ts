@@ -206,6 +206,7 @@ export async function recordIncrementalChanges(input: {
   };
   const { executionId } = execution;
   const resources = [...remade, ...patched];
+  const comparedOf = new Map(patched.map((p) => [p.stored.resourceArn, p.compared]));
   await input.storing?.();
   await fenced((tx) =>
     beginAnalysisResult(tx, {
@@ -278,10 +279,9 @@ export async function recordIncrementalChanges(input: {
         : previousResources
       ).map((r) => {
         const item = storedResource(r, () => dictionaryOf(id));
-        if (!differ.has(r.resourceArn)) return item;
-        return id === executionId
-          ? patchedItem(item, r, { rows: is.kept.get(r.resourceArn) ?? [] })
-          : patchedItem(item, r, { dropped, dictionary: head });
+        const compared = comparedOf.get(r.resourceArn);
+        if (!compared) return item;
+        return patchedItem(item, compared, id === executionId ? "after" : "before");
       }),
     );
   const streams = [

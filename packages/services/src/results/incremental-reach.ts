@@ -100,8 +100,10 @@ export function patchReach(
   dropped: Uint8Array,
   dictionary: Pick<DictionaryHead, "principals" | "capabilities">,
   numbering: AppendedNumbering,
-): RecordedResource {
+): PatchedResource {
   const { header, headerBytes, reach } = resourceParts(stored);
+  // The changed principals' previous entries, for the comparison (`patchedItems`).
+  const before: ReachEntry[] = [];
   // A principal holds a capability on a resource once: the holders of a capability are its
   // entries, counted without naming them. Only principals outside the account are named.
   const outside = new ReachSummer();
@@ -113,6 +115,15 @@ export function patchReach(
     if (dropped[principal] === 1) {
       if (start > runStart) kept.push(reach.subarray(runStart, start));
       runStart = end;
+      const [arn, type] = dictionary.principals[principal] ?? ["", ""];
+      before.push([
+        arn,
+        type,
+        dictionary.capabilities[capability] ?? "",
+        isInAccount(flags) ? 1 : 0,
+        isConditional(flags) ? 1 : 0,
+        [],
+      ]);
       return;
     }
     perNumber[capability] = (perNumber[capability] ?? 0) + 1;
@@ -133,62 +144,54 @@ export function patchReach(
       counts.set(row.capability, (counts.get(row.capability) ?? 0) + 1);
   }
   const summary = { holders: counts, outside: outside.summary().outside };
+  const head = resourceBase(stored, header);
   return {
-    head: resourceBase(stored, header),
+    head,
     summary,
     stored: withReach(stored, headerBytes, [...kept, writer.bytes()]),
+    compared: { head, before, after: rows.map(rowEntry) },
   };
 }
 
+/** A patched resource, with the changed principals' entries before and after for the comparison. */
+export interface PatchedResource extends RecordedResource {
+  compared: {
+    head: Omit<ResourceRecord, "reach">;
+    /** Their entries in the previous version (naming no policies: `patchedItems`). */
+    before: ReachEntry[];
+    after: ReachEntry[];
+  };
+}
+
+const rowEntry = (row: ResourceAccessSummary): ReachEntry => [
+  row.principal,
+  row.principalType,
+  row.capability,
+  row.inAccount ? 1 : 0,
+  row.conditional ? 1 : 0,
+  [...grantNames(row.grantedBy)],
+];
+
 /**
- * A patched resource as the comparison reads it: its bytes as stored, but decoded to the entries
- * of the changed principals only (`dropped`'s in the previous version, `rows` in the new one).
- * Every other entry is the same bytes with the same numbers in both versions, so it matches
- * itself, and a comparison that reports the entries gained finds what it would find in the
- * whole reach — without reading the analyses' reach dictionaries (the large account's: 60 MB
+ * A patched resource as the comparison reads it: decoded to the entries of the changed principals
+ * only (their previous entries, or their rows now), as `patchReach` found them: nothing is
+ * inflated again. Every other entry is the same bytes with the same numbers in both versions, so
+ * it matches itself, and a comparison that reports the entries gained finds what it would find in
+ * the whole reach — without reading the analyses' reach dictionaries (the large account's: 60 MB
  * of JSON) and decoding every entry of every patched confidential resource. The previous
  * version's entries name no policies: an entry already there is not reported.
  */
 export function patchedItem(
   item: StoredResourceItem,
-  stored: StoredResourceResult,
-  side:
-    | { dropped: Uint8Array; dictionary: Pick<DictionaryHead, "principals" | "capabilities"> }
-    | {
-        rows: readonly ResourceAccessSummary[];
-      },
+  compared: PatchedResource["compared"],
+  side: "before" | "after",
 ): StoredResourceItem {
   return {
     ...item,
     async decode(): Promise<ResourceRecord> {
-      const { header, reach } = resourceParts(stored);
-      const entries: ReachEntry[] = [];
-      if ("rows" in side)
-        for (const row of side.rows)
-          entries.push([
-            row.principal,
-            row.principalType,
-            row.capability,
-            row.inAccount ? 1 : 0,
-            row.conditional ? 1 : 0,
-            [...grantNames(row.grantedBy)],
-          ]);
-      else
-        scanReach(reach, (principal, capability, _grants, flags) => {
-          if (side.dropped[principal] !== 1) return;
-          const [arn, type] = side.dictionary.principals[principal] ?? ["", ""];
-          entries.push([
-            arn,
-            type,
-            side.dictionary.capabilities[capability] ?? "",
-            isInAccount(flags) ? 1 : 0,
-            isConditional(flags) ? 1 : 0,
-            [],
-          ]);
-        });
       return {
-        ...resourceBase(stored, header),
-        reach: entries.sort((a, b) => compareEntries(a, b, 3)),
+        ...compared.head,
+        reach: [...compared[side]].sort((a, b) => compareEntries(a, b, 3)),
       };
     },
   };
