@@ -129,9 +129,10 @@ export const PipelineConfig = z
       description:
         "the queue's last resort: a job active this long is failed into a retry; it must exceed `SIGHTLINE_ANALYSIS_MAX_RUN_SECONDS` (the lease brings a dead worker's job back long before)",
     }),
-    SIGHTLINE_POLL_SECONDS: decimal(0.5, 60)
-      .default(1)
-      .meta({ description: "how often an idle worker asks for a job" }),
+    SIGHTLINE_POLL_SECONDS: decimal(0.5, 60).default(1).meta({
+      description:
+        "how often an idle worker asks for a job (the daily, maintenance and lost-job queues: every 5 s at least)",
+    }),
     SIGHTLINE_EVENTS_SQS_URL: z
       .url({ protocol: /^https?$/ })
       .optional()
