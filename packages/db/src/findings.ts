@@ -100,7 +100,7 @@ export async function recordFindings(
                 eq(findings.customerId, key.customerId),
                 eq(findings.accountId, key.accountId),
                 eq(findings.lastExecutionId, key.executionId),
-                observed.length > 0 && observed.length <= 2_000
+                observed.length <= 2_000
                   ? inArray(
                       findings.findingId,
                       observed.map((f) => f.findingId),

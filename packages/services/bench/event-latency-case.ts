@@ -83,9 +83,9 @@ export async function runEventLatency(
     });
     fake.putObjectAsOwner(proof.bucketName, proof.key, proof.token);
     const owner = await env.addCustomer(partnerId);
-    // Twice: a worker's first analysis also compiles its code (V8), once in the worker's life; the
-    // second, which compares with the first as every daily run does, is the one a step is set
-    // beside.
+    // A worker's first analysis also compiles its code (V8), once in the worker's life; the warm
+    // ones after it, each comparing with the one before as every daily run does, are what a step
+    // is set beside.
     const analyse = async (which: string) => {
       const cpu0 = (await worker.usage()).cpuSeconds;
       const started = Date.now();

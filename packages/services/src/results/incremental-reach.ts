@@ -102,7 +102,7 @@ export function patchReach(
   numbering: AppendedNumbering,
 ): PatchedResource {
   const { header, headerBytes, reach } = resourceParts(stored);
-  // The changed principals' previous entries, for the comparison (`patchedItems`).
+  // The changed principals' previous entries, for the comparison (`patchedItem`).
   const before: ReachEntry[] = [];
   // A principal holds a capability on a resource once: the holders of a capability are its
   // entries, counted without naming them. Only principals outside the account are named.
@@ -157,7 +157,7 @@ export function patchReach(
 export interface PatchedResource extends RecordedResource {
   compared: {
     head: Omit<ResourceRecord, "reach">;
-    /** Their entries in the previous version (naming no policies: `patchedItems`). */
+    /** Their entries in the previous version (naming no policies: `patchedItem`). */
     before: ReachEntry[];
     after: ReachEntry[];
   };

@@ -1,7 +1,8 @@
 /**
  * Ways to hold a worker at one stage of an analysis, so that a test kills it there and not a
  * moment before or after: a lock the stage's first statement waits on (in the suite's own
- * database: nothing else waits), and a webhook receiver that takes a request and answers late.
+ * database; only a wait on that lock counts, `someoneWaits`), and a webhook receiver that takes a
+ * request and answers late.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:https";
