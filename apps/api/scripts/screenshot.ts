@@ -9,26 +9,18 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@sightline/db/testing";
 import { chromium } from "playwright-core";
+import { freePort } from "./free-port.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const output = path.join(repoRoot, "docs/images/console.png");
 const PARTNER = "P123456";
 const CUSTOMER = "acme-prod-01";
 const ACCOUNT = "210987654321";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + 180_000;

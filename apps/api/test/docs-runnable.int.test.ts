@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@sightline/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../scripts/free-port.ts";
 import { documentationPages, repoRoot, type ShellBlock, shellBlocks } from "./docs-blocks.ts";
 
 // Docs that run (issue 35): every ```sh runnable block of README.md and docs/*.md runs against
@@ -18,14 +18,6 @@ const pages: { page: string; blocks: ShellBlock[] }[] = [];
 for (const page of await documentationPages()) {
   const blocks = (await shellBlocks(page)).filter((b) => b.tag === "runnable");
   if (blocks.length > 0) pages.push({ page, blocks });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let database: TestDatabase;

@@ -3,18 +3,24 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { smallAccount, startFakeAws } from "@sightline/aws-fake";
 import { createTestDatabase } from "@sightline/db/testing";
 import { ExecutionRecord } from "@sightline/domain";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import {
+  apiCaller,
+  DEADLINE_MS,
+  fakeAwsEnv,
+  logLines,
+  START_COMMAND,
+  until,
+} from "./start-command.ts";
 
 // The built start command with SIGHTLINE_ROLE=all (the default), as `pnpm start` and `pnpm demo`
 // run it: the API answers in this process, and the analysis runs in a worker child process, off
 // the API's event loop. On a database of its own, so that its worker takes no other test's jobs.
 
 const OPERATOR_KEY = randomBytes(32).toString("base64url");
-const DEADLINE_MS = 120_000;
 const database = await createTestDatabase(inject("databaseUrl"));
 const fake = await startFakeAws(smallAccount.model);
 afterAll(async () => {
@@ -31,84 +37,42 @@ interface LogLine {
   workerPid?: number;
 }
 
-async function until<T>(what: string, check: () => T | undefined, output: () => string) {
-  const started = Date.now();
-  for (;;) {
-    const found = check();
-    if (found !== undefined) return found;
-    if (Date.now() - started > DEADLINE_MS)
-      throw new Error(
-        `${what} did not happen within ${DEADLINE_MS / 1000} s: ${output().slice(-3000)}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe("the start command with SIGHTLINE_ROLE=all", () => {
   it("runs the analysis in a worker child process and stops it with itself", async () => {
-    const services = ["STS", "IAM", "S3", "KMS", "ORGANIZATIONS", "EC2"];
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [fileURLToPath(new URL("../dist/main.js", import.meta.url))],
-      {
-        env: {
-          PATH: process.env.PATH ?? "",
-          DATABASE_URL: database.url,
-          SIGHTLINE_DATA_DIR: await mkdtemp(path.join(tmpdir(), "sightline-all-")),
-          SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
-          PORT: "0",
-          SIGHTLINE_POLL_SECONDS: "0.5",
-          SIGHTLINE_DRAIN_SECONDS: "30",
-          ...Object.fromEntries(services.map((s) => [`AWS_ENDPOINT_URL_${s}`, fake.url])),
-          AWS_ACCESS_KEY_ID: fake.serviceCredentials.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: fake.serviceCredentials.secretAccessKey,
-          SIGHTLINE_S3_FORCE_PATH_STYLE: "true",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const child: ChildProcess = spawn(process.execPath, [START_COMMAND], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: database.url,
+        SIGHTLINE_DATA_DIR: await mkdtemp(path.join(tmpdir(), "sightline-all-")),
+        SIGHTLINE_ADMIN_KEY: OPERATOR_KEY,
+        PORT: "0",
+        SIGHTLINE_POLL_SECONDS: "0.5",
+        SIGHTLINE_DRAIN_SECONDS: "30",
+        ...fakeAwsEnv(fake),
       },
-    );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
-    const lines: LogLine[] = [];
-    let partial = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const parts = (partial + chunk.toString()).split("\n");
-      partial = parts.pop() ?? "";
-      for (const line of parts)
-        try {
-          lines.push(JSON.parse(line) as LogLine);
-        } catch {
-          // Not a log line.
-        }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const tail = () => output;
+    const lines = logLines<LogLine>(child.stdout);
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+    const tail = () => output.slice(-3000);
+    // The process's output names what did not happen.
+    const saying = (what: string) => () => `${what}: ${tail()}`;
     try {
       const base = await until(
-        "listening",
+        saying("listening"),
         () => lines.find((l) => l.msg === "listening")?.url,
-        tail,
       );
       const workerPid = await until(
-        "the worker process",
+        saying("the worker process"),
         () => lines.find((l) => l.msg === "worker process started")?.workerPid,
-        tail,
       );
       expect(workerPid).not.toBe(child.pid);
 
-      const call = async (method: string, route: string, key: string, body?: unknown) => {
-        const res = await fetch(`${base}${route}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${key}`,
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-      };
+      const call = apiCaller(base);
       const partnerId = `P${String(Date.now()).slice(-6)}`;
       const created = await call("POST", "/admin/api-keys", OPERATOR_KEY, { partnerId });
       expect(created.status, JSON.stringify(created.json)).toBe(201);
@@ -148,7 +112,7 @@ describe("the start command with SIGHTLINE_ROLE=all", () => {
         if (last.status === "succeeded" || last.status === "failed") break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      expect(last?.status, tail().slice(-3000)).toBe("succeeded");
+      expect(last?.status, tail()).toBe("succeeded");
       // The API's process logged the trigger; the worker process ran and delivered the analysis.
       const logged = lines.filter((l) => l.executionId === executionId);
       const delivered = logged.filter((l) => l.msg === "delivered");
@@ -161,11 +125,10 @@ describe("the start command with SIGHTLINE_ROLE=all", () => {
       // A worker process that dies is replaced.
       process.kill(workerPid, "SIGKILL");
       const replacement = await until(
-        "a new worker process",
+        saying("a new worker process"),
         () =>
           lines.find((l) => l.msg === "worker process started" && l.workerPid !== workerPid)
             ?.workerPid,
-        tail,
       );
       expect(lines.some((l) => l.msg?.startsWith("the worker process ended"))).toBe(true);
 
