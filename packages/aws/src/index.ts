@@ -84,5 +84,6 @@ export type {
   UserRead,
 } from "./incremental/event-reads.ts";
 export { patchCollection } from "./incremental/patch-collection.ts";
+export { fullCollectionCalls, incrementalReadCalls } from "./incremental/read-estimate.ts";
 export { readEventTargets } from "./incremental/read-event-targets.ts";
 export { PARTITION_HOME_REGIONS } from "./partitions.ts";

@@ -3,6 +3,8 @@ import path from "node:path";
 import {
   type CollectedAccount,
   collectAccount,
+  fullCollectionCalls,
+  incrementalReadCalls,
   patchCollection,
   readEventTargets,
 } from "@sightline/aws";
@@ -58,8 +60,9 @@ interface StepCollection {
 
 /**
  * The account as it is now: the newest stored snapshot patched with what the events name, read
- * back from AWS; or a full collection when there is no fresh snapshot, or the auditor role
- * refuses the per-entity reads (a role made from an older template).
+ * back from AWS; or a full collection when there is no fresh snapshot, reading back would take
+ * more AWS calls than collecting whole (then the analysis still steps from the snapshot), or the
+ * auditor role refuses the per-entity reads (a role made from an older template).
  */
 async function collectStep(
   ctx: ServiceContext,
@@ -95,6 +98,15 @@ async function collectStep(
     return full("the newest snapshot is more than a day old");
   const previous = await readCollection(stored);
   if (isAzureCollection(previous)) return full("the stored snapshot is not an AWS account's");
+  const base = { executionId: stored.executionId, collected: previous };
+  // Reading back costs more AWS calls than collecting whole: collect whole, but the analysis
+  // still steps from the stored snapshot (it compares the two, whatever made the newer one).
+  const readCalls = incrementalReadCalls(targets as AwsEventTarget[], previous);
+  const wholeCalls = fullCollectionCalls(previous);
+  if (readCalls > wholeCalls) {
+    const because = `reading back what the events name takes about ${readCalls} AWS calls, a full collection ${wholeCalls}`;
+    return { ...(await full(because)), base };
+  }
   try {
     const reads = await readEventTargets({
       ...common,
@@ -103,7 +115,7 @@ async function collectStep(
     });
     return {
       collected: patchCollection(previous, reads),
-      base: { executionId: stored.executionId, collected: previous },
+      base,
     };
   } catch (error) {
     if (error instanceof AppError && error.code === "INCREMENTAL_READ_DENIED")
