@@ -131,6 +131,11 @@ describe("readEventTargets and patchCollection against the loopback fake", () =>
     fake.control.createAccessKey("alice");
     fake.control.create("user", "carol");
     fake.control.changeKeyState(KEY_ID, "us-east-1", "DisableKey");
+    fake.control.createPolicyVersion(
+      `arn:aws:iam::${ACCOUNT_ID}:policy/deploy`,
+      allow("s3:*"),
+      true,
+    );
     const targets = targetsOfEvents(fake.control.cloudTrailEvents());
     from = fake.calls.length;
     await readBack(before);

@@ -151,6 +151,45 @@ const mutationArb = fc.record({
   n: fc.array(fc.nat(1000), { minLength: 6, maxLength: 6 }),
 });
 
+/**
+ * One random account changed by `mutations`: analysed whole twice for one customer, analysed
+ * whole then stepped for another; the step's results, changes and findings must equal the second
+ * whole analysis's. False when the step went whole.
+ */
+async function stepEqualsWhole(
+  seed: number,
+  mutations: readonly { kind: string; n: readonly number[] }[],
+): Promise<boolean> {
+  const before = generateAccount(TINY, seed);
+  const after = changed(before, mutations);
+  const [t0, t1] = [new Date("2026-11-29T07:00:00Z"), new Date("2026-11-29T07:01:00Z")];
+  const [a, b] = [await newCustomer(), await newCustomer()];
+  await whole(a, before, t0);
+  const wholeAfter = await whole(a, after, t1);
+  const first = await whole(b, before, t0);
+  const step = await execution(b, t1);
+  const outcome = await recordIncrementalChanges({
+    db: handle.db,
+    execution: step,
+    previousExecutionId: first.executionId,
+    before: collection(before),
+    after: collection(after),
+    fenced: (write) => write(handle.db),
+  });
+  if (outcome.kind === "whole") return false;
+  await finishExecution(handle.db, step.executionId, {
+    status: "succeeded",
+    reportKeys: [],
+    warnings: [],
+  });
+  const [expected, actual] = [await stored(wholeAfter), await stored(step)];
+  expect(actual.principals).toEqual(expected.principals);
+  expect(actual.resources).toEqual(expected.resources);
+  expect(actual.changes).toEqual(expected.changes);
+  expect(actual.findings).toEqual(expected.findings);
+  return true;
+}
+
 describe("an event step's results", () => {
   it("equal a whole analysis's of the changed account", async () => {
     let stepped = 0;
@@ -159,39 +198,52 @@ describe("an event step's results", () => {
         fc.nat(10_000),
         fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
         async (seed, mutations) => {
-          const before = generateAccount(TINY, seed);
-          const after = changed(before, mutations);
-          const [t0, t1] = [new Date("2026-11-29T07:00:00Z"), new Date("2026-11-29T07:01:00Z")];
-          // One customer analysed whole twice; another analysed whole, then stepped.
-          const [a, b] = [await newCustomer(), await newCustomer()];
-          await whole(a, before, t0);
-          const wholeAfter = await whole(a, after, t1);
-          const first = await whole(b, before, t0);
-          const step = await execution(b, t1);
-          const outcome = await recordIncrementalChanges({
-            db: handle.db,
-            execution: step,
-            previousExecutionId: first.executionId,
-            before: collection(before),
-            after: collection(after),
-            fenced: (write) => write(handle.db),
-          });
-          if (outcome.kind === "whole") return;
-          await finishExecution(handle.db, step.executionId, {
-            status: "succeeded",
-            reportKeys: [],
-            warnings: [],
-          });
-          stepped++;
-          const [expected, actual] = [await stored(wholeAfter), await stored(step)];
-          expect(actual.principals).toEqual(expected.principals);
-          expect(actual.resources).toEqual(expected.resources);
-          expect(actual.changes).toEqual(expected.changes);
-          expect(actual.findings).toEqual(expected.findings);
+          if (await stepEqualsWhole(seed, mutations)) stepped++;
         },
       ),
       { numRuns: 25 },
     );
     expect(stepped).toBeGreaterThan(15);
+  }, 600_000);
+
+  // A user made an administrator (`"Action": "*"` on `"Resource": "*"`: `gainsAllowAll`) is
+  // patched wherever it reaches now without comparing its reach before there. Where it reaches
+  // nothing now (a permissions boundary given beside it), its reach before must still be found.
+  it("equal a whole analysis's when a user is made an administrator beside other changes", async () => {
+    let stepped = 0;
+    const step = fc.nat(1000).chain((user) => {
+      // `statement`'s numbers: the action "*" (7 of 8), the resource "*" (0 of 5), Allow.
+      const admin = fc.record({
+        kind: fc.constant("userInline"),
+        n: fc.tuple(
+          fc.nat(100).map((i) => 8 * i + 7),
+          fc.nat(100).map((i) => 5 * i),
+          fc.nat(100).map((i) => 4 * i + 1),
+          fc.nat(1000),
+          fc.constant(user),
+          fc.nat(1000),
+        ),
+      });
+      const boundary = fc.record({
+        kind: fc.constant("boundary"),
+        n: fc.tuple(
+          fc.nat(100).map((i) => 2 * i),
+          fc.nat(1000),
+          fc.nat(1000),
+          fc.nat(1000),
+          fc.constant(user),
+          fc.nat(1000),
+        ),
+      });
+      return fc.tuple(admin, fc.array(fc.oneof(mutationArb, boundary), { maxLength: 2 }));
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.nat(10_000), step, fc.boolean(), async (seed, [made, others], first) => {
+        const mutations = first ? [made, ...others] : [...others, made];
+        if (await stepEqualsWhole(seed, mutations)) stepped++;
+      }),
+      { numRuns: 20 },
+    );
+    expect(stepped).toBeGreaterThan(10);
   }, 600_000);
 });

@@ -24,10 +24,11 @@ const NAME: Record<Kind, string> = { user: "UserName", role: "RoleName", group: 
  * patch (a principal's inline policies as it knew them; one for a principal it does not know).
  * A principal: its `Get*`, the two policy listings, one `Get*Policy` per inline policy; a user
  * also `ListGroupsForUser`, and with credentials `GetLoginProfile`, `ListAccessKeys` and
- * `GetAccessKeyLastUsed` (counted once: a user has one key most often, two at most). A managed policy: `GetPolicy` and its default
- * version. A bucket: location, policy, tags. A key: aliases, `DescribeKey`, policy, tags. The
- * organisation is not counted: a full collection reads it the same way. Managed policies that a
- * read principal newly uses are not known beforehand and not counted.
+ * `GetAccessKeyLastUsed` (counted once: a user has one key most often, two at most). A managed
+ * policy: `GetPolicy`, `ListPolicyVersions` and one `GetPolicyVersion` per version it had. A
+ * bucket: location, policy, tags. A key: aliases, `DescribeKey`, policy, tags. The organisation
+ * is not counted: a full collection reads it the same way. Managed policies that a read
+ * principal newly uses are not known beforehand and not counted.
  */
 export function incrementalReadCalls(
   targets: readonly AwsEventTarget[],
@@ -52,7 +53,13 @@ export function incrementalReadCalls(
   }
   for (const name of wanted.roles) calls += 3 + roleInline(name);
   for (const name of wanted.groups) calls += 3 + groupInline(name);
-  calls += 2 * wanted.policies.size + 3 * wanted.buckets.size + 4 * wanted.keys.size;
+  const versions = new Map<string, number>();
+  for (const policy of details?.Policies ?? []) {
+    const list = policy.PolicyVersionList;
+    versions.set(String(policy.Arn), Array.isArray(list) ? list.length : 1);
+  }
+  for (const arn of wanted.policies) calls += 2 + (versions.get(arn) ?? 1);
+  calls += 3 * wanted.buckets.size + 4 * wanted.keys.size;
   return calls;
 }
 

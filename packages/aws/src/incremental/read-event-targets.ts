@@ -1,5 +1,5 @@
 import { GetBucketLocationCommand } from "@aws-sdk/client-s3";
-import { type AwsEventTarget, mapConcurrent } from "@sightline/domain";
+import { mapConcurrent } from "@sightline/domain";
 import { classifyAwsError } from "../classify-aws-error.ts";
 import type { CollectContext } from "../collect/collect-context.ts";
 import { createAccountClients } from "../collect/create-account-clients.ts";
