@@ -7,6 +7,7 @@ import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-e
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { DEFAULT_EVENT_SETTINGS } from "../src/worker/event-job.ts";
 import { type BenchEnvironment, MANIFESTS_ONLY } from "./bench-environment.ts";
+import { monitorManagementAccount, policyHeldByNearly } from "./event-latency-organization.ts";
 import {
   ACCOUNT_ID,
   INBOX_BUCKET,
@@ -132,7 +133,43 @@ export async function runEventLatency(
     const key = { customerId: source.customerId, accountId: ACCOUNT_ID };
     const control = fake.control;
     const user = (i: number) => `user-${i}`;
-    const cases: { change: string; make: (run: number) => unknown[] }[] = [
+    const allow = (Action: string, Resource = "*") => ({
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Action, Resource }],
+    });
+    // A managed policy on ~500 principals: a new default version each run, the one before it
+    // deleted (AWS keeps five at most).
+    const held = policyHeldByNearly(model, 500);
+    let defaultVersion = String(
+      (model.authorizationDetails?.Policies ?? []).find((p) => p.Arn === held.arn)?.DefaultVersionId,
+    );
+    // An SCP comes with the management account's token; its step analyses the account whole.
+    const organization = model.organization;
+    const scp = organization?.policies.find((p) => p.targets.includes(ACCOUNT_ID));
+    let managementSource: typeof source | undefined;
+    if (organization && scp) {
+      await monitorManagementAccount(
+        env,
+        { ...owner, customerId: source.customerId },
+        organization,
+      );
+      const management = await rotateEventToken(
+        env.ctx,
+        owner,
+        organization.managementAccountId,
+        "https://sightline.example",
+      );
+      managementSource = await eventSourceOfToken(env.ctx, management.token);
+    }
+    const cases: {
+      change: string;
+      make: (run: number) => unknown[];
+      /** The event source posting (default: the account's own). */
+      from?: typeof source;
+      /** Counted steps (default `runs`), and whether one not counted comes first. */
+      runs?: number;
+      warmUp?: boolean;
+    }[] = [
       {
         change: "a user's inline policy",
         make: (run) => [
@@ -143,6 +180,30 @@ export async function runEventLatency(
         ],
       },
       { change: "a user made an admin", make: (run) => [control.makeAdmin(user(40 + run))] },
+      {
+        change: `a managed policy on ${held.holders} principals`,
+        make: (run) => {
+          const made = control.createPolicyVersion(held.arn, allow(`sqs:ListQueues${run}`), true);
+          const deleted = control.deletePolicyVersion(held.arn, defaultVersion);
+          defaultVersion = made.versionId;
+          return [made.event, deleted];
+        },
+      },
+      {
+        change: "a role's trust policy",
+        make: (run) => [
+          control.updateAssumeRolePolicy(`role-${60 + run}`, {
+            Version: "2012-10-17",
+            Statement: [
+              {
+                Effect: "Allow",
+                Principal: { AWS: "arn:aws:iam::444455556666:root" },
+                Action: "sts:AssumeRole",
+              },
+            ],
+          }),
+        ],
+      },
       {
         change: "a bucket policy",
         make: (run) => [
@@ -170,10 +231,28 @@ export async function runEventLatency(
           ),
       },
     ];
+    if (managementSource && scp)
+      cases.push({
+        change: "an SCP (the account analysed whole)",
+        make: (run) => [
+          control.changeOrganizationPolicy(scp.id, {
+            document: {
+              Version: "2012-10-17",
+              Statement: [
+                { Effect: "Allow", Action: "*", Resource: "*" },
+                { Effect: "Deny", Action: `s3:PutBucketAcl${run}`, Resource: "*" },
+              ],
+            },
+          }),
+        ],
+        from: managementSource,
+        runs: 2,
+        warmUp: false,
+      });
     const rows: LatencyRow[] = [];
     // SIGHTLINE_BENCH_STEP_PROFILE=<dir>: the worker's CPU profile of each change's steps there.
     const profileDir = process.env.SIGHTLINE_BENCH_STEP_PROFILE;
-    for (const { change, make } of cases) {
+    for (const { change, make, from = source, runs: counted = runs, warmUp = true } of cases) {
       const measure = (work: () => Promise<void>) =>
         profileDir
           ? worker.profile(
@@ -187,7 +266,7 @@ export async function runEventLatency(
         const cpuBefore = (await worker.usage()).cpuSeconds;
         const events = make(run);
         const received = Date.now();
-        for (const event of events) await receiveAwsEvent(env.ctx, source, event, { quietSeconds });
+        for (const event of events) await receiveAwsEvent(env.ctx, from, event, { quietSeconds });
         const deadline = Date.now() + 300_000;
         let ended: Awaited<ReturnType<typeof getExecution>> | undefined;
         for (;;) {
@@ -218,13 +297,13 @@ export async function runEventLatency(
       const burst = change.includes("burst");
       // One step of each kind first, not counted (the burst excepted: it runs once): V8 compiles
       // a step's code over its first runs, once in a worker's life.
-      if (!burst) await step(runs);
+      if (!burst && warmUp) await step(counted);
       await measure(async () => {
         const times: number[] = [];
         const cpus: number[] = [];
         let changes = 0;
         let whole = false;
-        for (let run = 0; run < (burst ? 1 : runs); run++) {
+        for (let run = 0; run < (burst ? 1 : counted); run++) {
           const measured = await step(run);
           times.push(measured.ms);
           cpus.push(measured.cpuMs);
