@@ -141,7 +141,8 @@ export async function runEventLatency(
     // deleted (AWS keeps five at most).
     const held = policyHeldByNearly(model, 500);
     let defaultVersion = String(
-      (model.authorizationDetails?.Policies ?? []).find((p) => p.Arn === held.arn)?.DefaultVersionId,
+      (model.authorizationDetails?.Policies ?? []).find((p) => p.Arn === held.arn)
+        ?.DefaultVersionId,
     );
     // An SCP comes with the management account's token; its step analyses the account whole.
     const organization = model.organization;

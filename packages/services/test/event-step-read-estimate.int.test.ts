@@ -1,11 +1,11 @@
 import { smallAccount } from "@sightline/aws-fake";
-import { listAccessChanges, listExecutions } from "@sightline/db";
+import { listAccessChanges } from "@sightline/db";
 import type { AccessChange } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";
 import { rotateEventToken } from "../src/events/event-sources.ts";
 import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
-import { waitFor } from "./support/alerts.ts";
+import { eventStepEnded } from "./support/alerts.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -46,16 +46,7 @@ describe("an event step whose read-back would cost more AWS calls than a full co
     expect((await receiveAwsEvent(ctx, source, event, { quietSeconds: 1 })).status).toBe(
       "accepted",
     );
-  const step = await waitFor(
-    async () => {
-      const [latest] = await listExecutions(ctx.db, key, 1);
-      return latest?.kind === "event" && ["succeeded", "failed"].includes(latest.status)
-        ? latest
-        : undefined;
-    },
-    "the event step to end",
-    90_000,
-  );
+  const step = await eventStepEnded(ctx.db, key, 90_000);
   const operations = new Set(fake.calls.slice(callsBefore).map((call) => call.operation));
   const stepChanges = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes.filter(
     (c) => c.executionId === step.executionId,

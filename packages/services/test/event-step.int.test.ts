@@ -7,7 +7,7 @@ import { verifyAlertSignature } from "../src/alerts/webhook-signature.ts";
 import { rotateEventToken } from "../src/events/event-sources.ts";
 import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
-import { startReceiver, waitFor } from "./support/alerts.ts";
+import { eventStepEnded, startReceiver, waitFor } from "./support/alerts.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -60,16 +60,7 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
     ],
   });
   const answers = [await post(madeAdmin), await post(opened)];
-  const step = await waitFor(
-    async () => {
-      const [latest] = await listExecutions(ctx.db, key, 1);
-      return latest?.kind === "event" && ["succeeded", "failed"].includes(latest.status)
-        ? latest
-        : undefined;
-    },
-    "the event step to end",
-    60_000,
-  );
+  const step = await eventStepEnded(ctx.db, key, 60_000);
   const calls = fake.calls.slice(callsBefore);
   const changes = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes.filter(
     (c) => c.executionId === step.executionId,

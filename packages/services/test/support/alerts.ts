@@ -6,7 +6,9 @@ import { loopbackCertificate } from "@sightline/azure-fake";
 import {
   type AlertOwner,
   createDb,
+  type Executor,
   listAlertDeliveries,
+  listExecutions,
   upsertDirectCustomer,
   upsertPartner,
 } from "@sightline/db";
@@ -36,6 +38,24 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The account's newest execution, once it is an event step that ended (succeeded or failed). */
+export function eventStepEnded(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+  timeoutMs = 60_000,
+) {
+  return waitFor(
+    async () => {
+      const [latest] = await listExecutions(db, key, 1);
+      return latest?.kind === "event" && ["succeeded", "failed"].includes(latest.status)
+        ? latest
+        : undefined;
+    },
+    "the event step to end",
+    timeoutMs,
+  );
 }
 
 /** A resolver of a few names (a test's DNS); answers can be changed as the test goes. */
