@@ -342,7 +342,7 @@ export async function runEventLatency(
 export function latencyTable(result: LatencyResult, principals: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const lines = [
-    `Event received → step ended (changes stored, alerts queued), ${principals.toLocaleString("en")} principals, quiet period ${result.quietSeconds} s. The full analysis of the same account in this run, the median of ${WARM_FULL_ANALYSES} after the worker's first (which also compiled its code: ${s(result.firstFullCpuMs)} of worker CPU): ${s(result.fullMs)}, ${s(result.fullCpuMs)} of worker CPU. Each change's steps after one not counted. The idle worker: ${result.idleCpuMsPerSecond.toFixed(1)} ms of CPU a second.`,
+    `Event received → step ended (changes stored, alerts queued), ${principals.toLocaleString("en")} principals, quiet period ${result.quietSeconds} s. The full analysis of the same account in this run, the median of ${WARM_FULL_ANALYSES} after the worker's first (which also compiled its code: ${s(result.firstFullCpuMs)} of worker CPU): ${s(result.fullMs)}, ${s(result.fullCpuMs)} of worker CPU. Each change's steps after one not counted (the burst and the SCP: every step counted). The idle worker: ${result.idleCpuMsPerSecond.toFixed(1)} ms of CPU a second.`,
     "",
     "| Change | Runs | p50 | p95 | max | Worker CPU per step (median) | CPU ratio to the full analysis | Fell back to whole |",
     "|---|---|---|---|---|---|---|---|",
