@@ -6,8 +6,9 @@ import { rotateEventToken } from "../src/events/event-sources.ts";
 import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { DEFAULT_EVENT_SETTINGS } from "../src/worker/event-job.ts";
+import { monitorWithSnapshot } from "../test/support/organization-snapshots.ts";
 import { type BenchEnvironment, MANIFESTS_ONLY } from "./bench-environment.ts";
-import { monitorManagementAccount, policyHeldByNearly } from "./event-latency-organization.ts";
+import { policyHeldByNearly } from "./managed-policy-holders.ts";
 import {
   ACCOUNT_ID,
   INBOX_BUCKET,
@@ -149,10 +150,13 @@ export async function runEventLatency(
     const scp = organization?.policies.find((p) => p.targets.includes(ACCOUNT_ID));
     let managementSource: typeof source | undefined;
     if (organization && scp) {
-      await monitorManagementAccount(
-        env,
+      // The fake serves the member account only: the management account is monitored with a
+      // stored snapshot that names the organisation, so that its SCP events reach the member.
+      await monitorWithSnapshot(
+        env.ctx.db,
         { ...owner, customerId: source.customerId },
-        organization,
+        organization.managementAccountId,
+        organization.id,
       );
       const management = await rotateEventToken(
         env.ctx,

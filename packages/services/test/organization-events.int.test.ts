@@ -1,25 +1,19 @@
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
 import { smallAccount } from "@sightline/aws-fake";
 import {
-  finishExecution,
-  insertExecution,
-  insertSnapshot,
   latestSnapshot,
   listAccessChanges,
   listAppliedEventIds,
   listExecutions,
   rawQuery,
-  upsertMonitoredAccount,
 } from "@sightline/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { rotateEventToken } from "../src/events/event-sources.ts";
 import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
 import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { waitFor } from "./support/alerts.ts";
+import { monitorWithSnapshot } from "./support/organization-snapshots.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
-const gzipAsync = promisify(gzip);
 /** The small account is a member of o-abc123, whose management account is this one. */
 const MEMBER = smallAccount.ACCOUNT_ID;
 const MANAGEMENT = "111111111111";
@@ -31,64 +25,6 @@ afterAll(() => pipeline.close());
 const { ctx, fake } = pipeline;
 
 type Partner = Awaited<ReturnType<typeof pipeline.partner>>;
-
-/** Monitors one more account for the partner's customer, with a stored snapshot of `organizationId`. */
-async function monitorWithSnapshot(
-  partner: Partner,
-  accountId: string,
-  organizationId: string | null,
-) {
-  const stored = await upsertMonitoredAccount(ctx.db, {
-    partnerId: partner.partnerId,
-    partnerCustomerId: partner.partnerCustomerId,
-    accountId,
-    provider: "aws",
-    auditorAuthMethod: "config",
-    auditorAuthConfig: {
-      roleArn: `arn:aws:iam::${accountId}:role/SightlineAuditor`,
-      externalId: `ext-${partner.partnerId}-${accountId}`,
-    },
-  });
-  expect(stored.kind).toBe("stored");
-  const executionId = `ondemand-${partner.customerId}-${accountId}-2026-01-01_ORG1`;
-  const account = { customerId: partner.customerId, accountId };
-  await insertExecution(
-    ctx.db,
-    {
-      execution: {
-        executionId,
-        kind: "ondemand",
-        ...account,
-        partnerId: partner.partnerId,
-        partnerCustomerId: partner.partnerCustomerId,
-        provider: "aws",
-        authMethod: "config",
-      },
-    },
-    async () => {},
-  );
-  await finishExecution(ctx.db, executionId, { status: "succeeded", reportKeys: [], warnings: [] });
-  const collected = {
-    snapshot: {
-      authorizationDetails: {
-        UserDetailList: [],
-        GroupDetailList: [],
-        RoleDetailList: [],
-        Policies: [],
-      },
-      accountId,
-    },
-    metadata: { accountId, finishedAt: new Date().toISOString() },
-    warnings: [],
-  };
-  await insertSnapshot(ctx.db, {
-    executionId,
-    ...account,
-    collectedAt: new Date(),
-    data: await gzipAsync(JSON.stringify(collected)),
-    organizationId,
-  });
-}
 
 async function analysed(partner: Partner) {
   const { executionId } = await triggerAnalysis(ctx, {
@@ -118,9 +54,9 @@ describe("an SCP event of the management account", async () => {
   const b = await pipeline.partner();
   await analysed(a);
   await analysed(b);
-  await monitorWithSnapshot(a, MANAGEMENT, "o-abc123");
-  await monitorWithSnapshot(a, OTHER_ORGANIZATION, "o-other");
-  await monitorWithSnapshot(a, NOT_KEPT, null);
+  await monitorWithSnapshot(ctx.db, a, MANAGEMENT, "o-abc123");
+  await monitorWithSnapshot(ctx.db, a, OTHER_ORGANIZATION, "o-other");
+  await monitorWithSnapshot(ctx.db, a, NOT_KEPT, null);
   const { token } = await rotateEventToken(
     ctx,
     { kind: "partner", ...a },

@@ -76,6 +76,7 @@ export function fullCollectionCalls(previous: CollectedAccount): number {
   const entities = Object.values(LIST)
     .concat("Policies")
     .reduce((sum, list) => sum + (details?.[list]?.length ?? 0), 0);
+  // A snapshot stored by an older release, or by hand for an organisation, may lack parts.
   const metadata = previous.metadata as Partial<CollectedAccount["metadata"]> | undefined;
   const buckets = Object.keys(metadata?.buckets ?? {}).length;
   const keys = Object.keys(metadata?.keys ?? {});
