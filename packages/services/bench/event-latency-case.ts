@@ -65,6 +65,8 @@ export async function runEventLatency(
   size: SyntheticSize,
   runs: number,
   log: (line: string) => void,
+  /** Only the changes whose name contains one of these words (none: every change). */
+  only: readonly string[] = [],
 ): Promise<LatencyResult> {
   const quietSeconds = 1;
   const model = syntheticAccountModel(size);
@@ -257,7 +259,10 @@ export async function runEventLatency(
     const rows: LatencyRow[] = [];
     // SIGHTLINE_BENCH_STEP_PROFILE=<dir>: the worker's CPU profile of each change's steps there.
     const profileDir = process.env.SIGHTLINE_BENCH_STEP_PROFILE;
-    for (const { change, make, from = source, runs: counted = runs, warmUp = true } of cases) {
+    const chosen = cases.filter(
+      ({ change }) => only.length === 0 || only.some((w) => change.includes(w)),
+    );
+    for (const { change, make, from = source, runs: counted = runs, warmUp = true } of chosen) {
       const measure = (work: () => Promise<void>) =>
         profileDir
           ? worker.profile(

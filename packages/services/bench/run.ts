@@ -1,7 +1,7 @@
 // Benchmark: pnpm --filter @sightline/services bench
 //   [-- medium large writers changes fleet | workbook upload daily events fairness faults]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
-//   [--events-sizes medium,large] [--events-parts latency,steps]
+//   [--events-sizes medium,large] [--events-parts latency,steps] [--events-changes admin,inline]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet] [--fault-runs 3]
@@ -76,6 +76,8 @@ const { values, positionals } = parseArgs({
     "events-sizes": { type: "string", default: "medium,large" },
     /** What the `events` case measures: steps through a worker (latency), in process (steps). */
     "events-parts": { type: "string", default: "latency,steps" },
+    /** The latency part's changes: those whose name contains one of these words (default: all). */
+    "events-changes": { type: "string", default: "" },
     "fleet-accounts": { type: "string", default: "100" },
     /** Worker counts to run the fleet with, one after the other (their ratio is printed). */
     "fleet-workers": { type: "string", default: "1,2" },
@@ -103,6 +105,7 @@ const eventSizes = (values["events-sizes"] ?? "").split(",").filter(Boolean) as 
 )[];
 if (eventSizes.some((size) => size !== "medium" && size !== "large"))
   throw new Error("--events-sizes: medium, large or both");
+const eventChanges = (values["events-changes"] ?? "").split(",").filter(Boolean);
 const eventParts = new Set((values["events-parts"] ?? "").split(",").filter(Boolean));
 if ([...eventParts].some((part) => part !== "latency" && part !== "steps"))
   throw new Error("--events-parts: latency, steps or both");
@@ -171,7 +174,7 @@ try {
       for (const size of eventSizes) {
         const principals = SIZES_PRINCIPALS[size];
         if (eventParts.has("latency")) {
-          const latency = await runEventLatency(env, size, 5, log);
+          const latency = await runEventLatency(env, size, 5, log, eventChanges);
           outputs.push(`### Event steps through a worker\n\n${latencyTable(latency, principals)}`);
         }
         if (eventParts.has("steps")) {
