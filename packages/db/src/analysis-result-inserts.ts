@@ -49,15 +49,54 @@ export async function insertResourceResults(
       confidentiality: row.confidentiality,
       data: row.data.toString("base64"),
       outside: row.outside.toString("base64"),
+      holders: row.holders,
     })),
   );
   await db.execute(sql`
     insert into ${analysisResources}
-      (execution_id, resource_arn, resource_type, resource_name, confidentiality, data, outside)
+      (execution_id, resource_arn, resource_type, resource_name, confidentiality, data, outside,
+        holders)
     select ${executionId}, r.resource_arn, r.resource_type, r.resource_name, r.confidentiality,
-      decode(r.data, 'base64'), decode(r.outside, 'base64')
+      decode(r.data, 'base64'), decode(r.outside, 'base64'), r.holders
     from json_to_recordset(${json}::json) as r(resource_arn text, resource_type text,
-      resource_name text, confidentiality text, data text, outside text)`);
+      resource_name text, confidentiality text, data text, outside text, holders jsonb)`);
+}
+
+/**
+ * An event step's resources whose reach only gains entries: the previous results' rows copied
+ * in Postgres with `append` in place of the empty final block that ends their reach (`data`: a
+ * deflate stream flushed, then `03 00`; `append` is another such stream) and their holders
+ * replaced. Their bytes are never read by the worker. A row that does not end so is not copied.
+ * Returns how many were.
+ */
+export async function appendResourceReach(
+  db: Executor,
+  from: string,
+  to: string,
+  rows: readonly { resourceArn: string; append: Buffer; holders: Record<string, number> }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const json = recordsetJson(
+    rows.map((row) => ({
+      resource_arn: row.resourceArn,
+      append: row.append.toString("base64"),
+      holders: row.holders,
+    })),
+  );
+  const [appended] = await db.execute<{ n: number }>(sql`
+    with appended as (
+      insert into ${analysisResources}
+        (execution_id, resource_arn, resource_type, resource_name, confidentiality, data,
+          outside, holders)
+      select ${to}, p.resource_arn, p.resource_type, p.resource_name, p.confidentiality,
+        substring(p.data from 1 for length(p.data) - 2) || decode(r.append, 'base64'),
+        p.outside, r.holders
+      from json_to_recordset(${json}::json) as r(resource_arn text, append text, holders jsonb)
+      join ${analysisResources} p on p.execution_id = ${from} and p.resource_arn = r.resource_arn
+      where substring(p.data from length(p.data) - 1) = '\\x0300'::bytea
+      returning 1)
+    select count(*)::int as n from appended`);
+  return appended?.n ?? 0;
 }
 
 /**
@@ -85,8 +124,10 @@ export async function copyAnalysisRows(
   const [resources] = await db.execute<{ n: number }>(sql`
     with copied as (
       insert into ${analysisResources}
-        (execution_id, resource_arn, resource_type, resource_name, confidentiality, data, outside)
-      select ${to}, resource_arn, resource_type, resource_name, confidentiality, data, outside
+        (execution_id, resource_arn, resource_type, resource_name, confidentiality, data, outside,
+          holders)
+      select ${to}, resource_arn, resource_type, resource_name, confidentiality, data, outside,
+        holders
       from ${analysisResources}
       where execution_id = ${from}
         and resource_arn not in

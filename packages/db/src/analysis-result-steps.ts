@@ -1,6 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { PRINCIPAL_COLUMNS, RESOURCE_COLUMNS } from "./analysis-result-columns.ts";
+import type {
+  StoredPrincipalResult,
+  StoredResourceHead,
+  StoredResourceResult,
+} from "./analysis-results.ts";
 import type { Executor } from "./client.ts";
-import { analysisResults } from "./schema.ts";
+import { analysisPrincipals, analysisResources, analysisResults } from "./schema.ts";
 
 /**
  * An event step's results once every principal and resource is stored: the dictionary of the
@@ -30,4 +36,62 @@ export async function analysisReachDictionaryAdded(
     .from(analysisResults)
     .where(eq(analysisResults.executionId, executionId));
   return row?.added ?? null;
+}
+
+/** The named principals of an execution's results, in ARN order (code points). */
+export async function principalResultsOf(
+  db: Executor,
+  executionId: string,
+  arns: readonly string[],
+): Promise<StoredPrincipalResult[]> {
+  if (arns.length === 0) return [];
+  return db
+    .select(PRINCIPAL_COLUMNS)
+    .from(analysisPrincipals)
+    .where(
+      and(
+        eq(analysisPrincipals.executionId, executionId),
+        inArray(analysisPrincipals.principalArn, [...arns]),
+      ),
+    )
+    .orderBy(asc(analysisPrincipals.principalArn));
+}
+
+/** The named resources of an execution's results, in ARN order (code points). */
+export async function resourceResultsOf(
+  db: Executor,
+  executionId: string,
+  arns: readonly string[],
+): Promise<StoredResourceResult[]> {
+  if (arns.length === 0) return [];
+  return db
+    .select(RESOURCE_COLUMNS)
+    .from(analysisResources)
+    .where(
+      and(
+        eq(analysisResources.executionId, executionId),
+        inArray(analysisResources.resourceArn, [...arns]),
+      ),
+    )
+    .orderBy(asc(analysisResources.resourceArn));
+}
+
+/** `resourceResultsOf` without their reach: the columns, the outside reach and the holders. */
+export async function resourceHeadsOf(
+  db: Executor,
+  executionId: string,
+  arns: readonly string[],
+): Promise<StoredResourceHead[]> {
+  if (arns.length === 0) return [];
+  const { data: _reach, ...columns } = RESOURCE_COLUMNS;
+  return db
+    .select(columns)
+    .from(analysisResources)
+    .where(
+      and(
+        eq(analysisResources.executionId, executionId),
+        inArray(analysisResources.resourceArn, [...arns]),
+      ),
+    )
+    .orderBy(asc(analysisResources.resourceArn));
 }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, ilike, inArray, ne, sql } from "drizzle-orm";
+import { PRINCIPAL_COLUMNS, RESOURCE_COLUMNS } from "./analysis-result-columns.ts";
 import type { Executor } from "./client.ts";
 import { analysisPrincipals, analysisResources, analysisResults, executions } from "./schema.ts";
 
@@ -38,9 +39,14 @@ export interface StoredResourceResult {
    * reach dictionary (`analysisReachDictionary`).
    */
   data: Buffer;
-  /** Deflated JSON of who reaches it from outside the account. */
+  /** Deflated JSON of its service and tags, and who reaches it from outside the account. */
   outside: Buffer;
+  /** How many principals hold each risky capability on it. */
+  holders: Readonly<Record<string, number>>;
 }
+
+/** A stored resource without its reach (`data`): what an event step appending to it reads. */
+export type StoredResourceHead = Omit<StoredResourceResult, "data">;
 
 /**
  * Starts the results of an execution: a retried execution's earlier (partial) results are
@@ -101,24 +107,6 @@ const HEADER = {
   previousExecutionId: analysisResults.previousExecutionId,
   changes: analysisResults.changes,
   findings: analysisResults.findings,
-};
-
-const PRINCIPAL_COLUMNS = {
-  principalArn: analysisPrincipals.principalArn,
-  principalName: analysisPrincipals.principalName,
-  principalType: analysisPrincipals.principalType,
-  iamAdmin: analysisPrincipals.iamAdmin,
-  data: analysisPrincipals.data,
-  details: analysisPrincipals.details,
-};
-
-const RESOURCE_COLUMNS = {
-  resourceArn: analysisResources.resourceArn,
-  resourceType: analysisResources.resourceType,
-  resourceName: analysisResources.resourceName,
-  confidentiality: analysisResources.confidentiality,
-  data: analysisResources.data,
-  outside: analysisResources.outside,
 };
 
 /**
@@ -237,44 +225,6 @@ export function resourceResultPages(
     (row) => row.resourceArn,
     pageSize,
   );
-}
-
-/** The named principals of an execution's results, in ARN order (code points). */
-export async function principalResultsOf(
-  db: Executor,
-  executionId: string,
-  arns: readonly string[],
-): Promise<StoredPrincipalResult[]> {
-  if (arns.length === 0) return [];
-  return db
-    .select(PRINCIPAL_COLUMNS)
-    .from(analysisPrincipals)
-    .where(
-      and(
-        eq(analysisPrincipals.executionId, executionId),
-        inArray(analysisPrincipals.principalArn, [...arns]),
-      ),
-    )
-    .orderBy(asc(analysisPrincipals.principalArn));
-}
-
-/** The named resources of an execution's results, in ARN order (code points). */
-export async function resourceResultsOf(
-  db: Executor,
-  executionId: string,
-  arns: readonly string[],
-): Promise<StoredResourceResult[]> {
-  if (arns.length === 0) return [];
-  return db
-    .select(RESOURCE_COLUMNS)
-    .from(analysisResources)
-    .where(
-      and(
-        eq(analysisResources.executionId, executionId),
-        inArray(analysisResources.resourceArn, [...arns]),
-      ),
-    )
-    .orderBy(asc(analysisResources.resourceArn));
 }
 
 /** `text` as a LIKE pattern matching itself anywhere. */

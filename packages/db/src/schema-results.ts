@@ -78,6 +78,11 @@ export const analysisResources = pgTable(
     data: bytea("data").notNull(),
     /** Deflated JSON of who reaches it from outside its account: all a plain resource's comparison reads. */
     outside: bytea("outside").notNull(),
+    /**
+     * How many principals hold each risky capability on it (`{ "write-data": 12, … }`): what its
+     * findings count, read without inflating its reach (an event step appends to it).
+     */
+    holders: jsonb("holders").$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.resourceArn] })],
 );

@@ -1,7 +1,9 @@
 import { randomInt } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import {
+  appendResourceReach,
   beginAnalysisResult,
+  copyAnalysisRows,
   createDb,
   finishExecution,
   getAnalysisPrincipal,
@@ -13,7 +15,9 @@ import {
   previousAnalysisResult,
   principalResultPages,
   pruneAnalysisResults,
+  resourceHeadsOf,
   resourceResultPages,
+  resourceResultsOf,
   type StoredPrincipalResult,
   type StoredResourceResult,
 } from "../src/index.ts";
@@ -118,6 +122,7 @@ describe("stored analysis results", () => {
       confidentiality: i === 2 ? "" : "High",
       data,
       outside: bytes[(i + 1) % bytes.length] as Buffer,
+      holders: (i === 1 ? {} : { "write-data": i, "delete-data": 2 * i }) as Record<string, number>,
     }));
     await insertPrincipalResults(handle.db, executionId, principals);
     await insertResourceResults(handle.db, executionId, resources);
@@ -141,6 +146,58 @@ describe("stored analysis results", () => {
     const half = await getAnalysisPrincipal(handle.db, executionId, "arn:z");
     expect(half?.principalName).toBe("half \ufffd");
     expect(readResources).toEqual(byArn(resources, (r) => r.resourceArn));
+  });
+
+  it("copy a step's resources in Postgres, some with bytes appended to their reach and new holders", async () => {
+    const customerId = `C${randomInt(100_000, 1_000_000)}`;
+    const from = await analysis(customerId, "FROM", 10);
+    const to = await analysis(customerId, "INTO", 5);
+    const resources: StoredResourceResult[] = [0, 1, 2, 3].map((i) => ({
+      resourceArn: `arn:aws:s3:::bucket-${i}`,
+      resourceType: "S3Bucket",
+      resourceName: `bucket-${i}`,
+      confidentiality: i === 0 ? "High" : "",
+      // Ends with the empty final block that an append replaces; bucket-3's does not.
+      data: Buffer.from(i === 3 ? [i, 0, 255, i] : [i, 0, 255, i, 3, 0]),
+      outside: Buffer.from(`outside ${i}`),
+      holders: { "write-data": i },
+    }));
+    await insertResourceResults(handle.db, from, resources);
+    const append = (arn: string, bytes: number[], holders: Record<string, number> = {}) => ({
+      resourceArn: `arn:aws:s3:::${arn}`,
+      append: Buffer.from(bytes),
+      holders,
+    });
+    const appended = await appendResourceReach(handle.db, from, to, [
+      append("bucket-1", [7, 7, 3, 0], { "write-data": 2 }),
+      append("bucket-2", [9, 3, 0]),
+      // Not in the previous results: nothing to append to.
+      append("bucket-9", [1, 3, 0]),
+      // Its reach does not end as one that can be appended to does.
+      append("bucket-3", [1, 3, 0]),
+    ]);
+    expect(appended).toBe(2);
+    const copied = await copyAnalysisRows(handle.db, from, to, {
+      principals: [],
+      resources: ["arn:aws:s3:::bucket-1", "arn:aws:s3:::bucket-2"],
+    });
+    expect(copied.resources).toBe(2);
+    const arns = resources.map((r) => r.resourceArn);
+    const read = await resourceResultsOf(handle.db, to, arns);
+    expect(read).toEqual([
+      resources[0],
+      {
+        ...resources[1],
+        data: Buffer.from([1, 0, 255, 1, 7, 7, 3, 0]),
+        holders: { "write-data": 2 },
+      },
+      { ...resources[2], data: Buffer.from([2, 0, 255, 2, 9, 3, 0]), holders: {} },
+      resources[3],
+    ]);
+    // The heads: everything but the reach.
+    expect(await resourceHeadsOf(handle.db, from, arns)).toEqual(
+      resources.map(({ data: _data, ...head }) => head),
+    );
   });
 
   it("compare with the newest succeeded analysis, and keep each account's newest two succeeded", async () => {

@@ -16,7 +16,7 @@ export { analyzeAccount, principalReach } from "./analyze/analyze-account.ts";
 export { type ChangeScope, changeScope } from "./analyze/change-scope.ts";
 export type { AccessLevel } from "./analyze/decision-at.ts";
 export { formatGrantSource } from "./analyze/format-grant-source.ts";
-export { gainsAllowAll, reachPrefixes } from "./analyze/reach-prefixes.ts";
+export { reachPrefixes } from "./analyze/reach-prefixes.ts";
 export {
   type Arn,
   accountOfArn,

@@ -114,7 +114,8 @@ async function stored(key: { executionId: string; customerId: string }) {
   if (!dictionary) throw new Error(`${key.executionId} has no reach dictionary`);
   const resources: unknown[] = [];
   for await (const page of resourceResultPages(handle.db, key.executionId))
-    for (const r of page) resources.push(await decodeResource(r, async () => dictionary));
+    for (const r of page)
+      resources.push({ ...(await decodeResource(r, async () => dictionary)), holders: r.holders });
   const changes = (
     await listAccessChanges(handle.db, {
       customerId: key.customerId,
@@ -153,13 +154,14 @@ const mutationArb = fc.record({
 
 /**
  * One random account changed by `mutations`: analysed whole twice for one customer, analysed
- * whole then stepped for another; the step's results, changes and findings must equal the second
- * whole analysis's. False when the step went whole.
+ * whole then stepped for another; the step's results (with each resource's holders), changes and
+ * findings must equal the second whole analysis's. Undefined when the step went whole, else
+ * what it remade.
  */
 async function stepEqualsWhole(
   seed: number,
   mutations: readonly { kind: string; n: readonly number[] }[],
-): Promise<boolean> {
+) {
   const before = generateAccount(TINY, seed);
   const after = changed(before, mutations);
   const [t0, t1] = [new Date("2026-11-29T07:00:00Z"), new Date("2026-11-29T07:01:00Z")];
@@ -176,7 +178,7 @@ async function stepEqualsWhole(
     after: collection(after),
     fenced: (write) => write(handle.db),
   });
-  if (outcome.kind === "whole") return false;
+  if (outcome.kind === "whole") return undefined;
   await finishExecution(handle.db, step.executionId, {
     status: "succeeded",
     reportKeys: [],
@@ -187,30 +189,34 @@ async function stepEqualsWhole(
   expect(actual.resources).toEqual(expected.resources);
   expect(actual.changes).toEqual(expected.changes);
   expect(actual.findings).toEqual(expected.findings);
-  return true;
+  return outcome.remade;
 }
 
 describe("an event step's results", () => {
   it("equal a whole analysis's of the changed account", async () => {
-    let stepped = 0;
+    let [stepped, appended] = [0, 0];
     await fc.assert(
       fc.asyncProperty(
         fc.nat(10_000),
         fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
         async (seed, mutations) => {
-          if (await stepEqualsWhole(seed, mutations)) stepped++;
+          const remade = await stepEqualsWhole(seed, mutations);
+          if (remade) stepped++;
+          if (remade?.appended) appended++;
         },
       ),
       { numRuns: 25 },
     );
     expect(stepped).toBeGreaterThan(15);
+    // Some steps appended entries to resources (`appendReach`) rather than patch them all.
+    expect(appended).toBeGreaterThan(3);
   }, 600_000);
 
-  // A user made an administrator (`"Action": "*"` on `"Resource": "*"`: `gainsAllowAll`) is
-  // patched wherever it reaches now without comparing its reach before there. Where it reaches
-  // nothing now (a permissions boundary given beside it), its reach before must still be found.
+  // A user made an administrator (`"Action": "*"` on `"Resource": "*"`) gains entries on most
+  // resources, appended where it reached nothing before and patched where it did; a permissions
+  // boundary given beside it, or on it, may leave it reaching less than before.
   it("equal a whole analysis's when a user is made an administrator beside other changes", async () => {
-    let stepped = 0;
+    let [stepped, appended] = [0, 0];
     const step = fc.nat(1000).chain((user) => {
       // `statement`'s numbers: the action "*" (7 of 8), the resource "*" (0 of 5), Allow.
       const admin = fc.record({
@@ -240,10 +246,14 @@ describe("an event step's results", () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(10_000), step, fc.boolean(), async (seed, [made, others], first) => {
         const mutations = first ? [made, ...others] : [...others, made];
-        if (await stepEqualsWhole(seed, mutations)) stepped++;
+        const remade = await stepEqualsWhole(seed, mutations);
+        if (remade) stepped++;
+        if (remade?.appended) appended++;
       }),
       { numRuns: 20 },
     );
     expect(stepped).toBeGreaterThan(10);
+    // A new administrator reaches most resources it reached nothing of: appended there.
+    expect(appended).toBeGreaterThan(5);
   }, 600_000);
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { compareResources } from "../src/changes/compare-results.ts";
 import { decodeReach, ReachNumbering, ReachWriter } from "../src/results/reach-encoding.ts";
 import {
+  appendableReach,
   decodeReachDictionary,
   decodeResource,
   encodeReachDictionary,
@@ -153,7 +154,9 @@ describe("a resource's reach as numbers", () => {
       JSON.stringify({ service: "S3", tags: { Confidentiality: "secret" } }),
       writer.bytes(),
       JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+      new Map([["write-data", 1]]),
     );
+    expect(stored.holders).toEqual({ "write-data": 1 });
     const dictionary = decodeReachDictionary(await encodeReachDictionary(numbering.dictionary()));
     const record = await decodeResource(stored, async () => dictionary);
     expect(record.service).toBe("S3");
@@ -162,6 +165,45 @@ describe("a resource's reach as numbers", () => {
     // Sorted for the comparison: by principal, type, capability.
     const keys = record.reach.map((e) => `${e[0]}\u0000${e[1]}\u0000${e[2]}`);
     expect(keys).toEqual([...keys].sort());
+    // An event step appends entries as a stream of their own, after the stored one.
+    expect([...stored.data.subarray(-2)]).toEqual([0x03, 0x00]);
+    const more = new ReachWriter();
+    const added = row({
+      principal: "arn:aws:iam::111122223333:user/new",
+      capability: "delete-data",
+    });
+    more.add(numbering, added);
+    const appended = {
+      ...stored,
+      // As `appendResourceReach` does in Postgres: in place of the empty final block.
+      data: Buffer.concat([stored.data.subarray(0, -2), appendableReach(more.bytes())]),
+    };
+    const grown = await decodeResource(appended, async () => numbering.dictionary());
+    expect(grown.reach).toHaveLength(rows.length + 1);
+    expect(grown.reach).toContainEqual([
+      added.principal,
+      "IAMRole",
+      "delete-data",
+      1,
+      0,
+      ["inline 's3-read'"],
+    ]);
+    expect(grown.tags).toEqual({ Confidentiality: "secret" });
+    // Many entries are deflated (a few are stored as they are): either reads on the same way.
+    const many = new ReachWriter();
+    const users = Array.from({ length: 400 }, (_, i) =>
+      row({ principal: `arn:aws:iam::111122223333:user/u${i}`, capability: "write-data" }),
+    );
+    for (const r of users) many.add(numbering, r);
+    const big = appendableReach(many.bytes());
+    expect(big.length).toBeLessThan(many.bytes().length);
+    const twice = {
+      ...appended,
+      data: Buffer.concat([appended.data.subarray(0, -2), big]),
+    };
+    const grownTwice = await decodeResource(twice, async () => numbering.dictionary());
+    expect(grownTwice.reach).toHaveLength(rows.length + 1 + users.length);
+    expect(grownTwice.reach.filter((e) => e[0].includes(":user/u"))).toHaveLength(400);
   });
 
   it("stores a dictionary of many grant lists as the deflated JSON of the whole, made in pieces", async () => {
@@ -224,6 +266,7 @@ describe("a resource's reach as numbers", () => {
           JSON.stringify({ service: "S3", tags: confidential.tags }),
           writer.bytes(),
           JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+          new Map(),
         ),
         async () => dictionary,
       );

@@ -37,6 +37,7 @@ describe("the store's deflated records", () => {
       JSON.stringify({ service: "S3", tags: {} }),
       new Uint8Array([1, 2, 3]),
       "[]",
+      new Map(),
     );
     for (const bytes of [resource.data, resource.outside])
       expect(bytes.buffer.byteLength).toBeLessThanOrEqual(Buffer.poolSize);

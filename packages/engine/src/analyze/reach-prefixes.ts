@@ -84,33 +84,3 @@ function addPrefixes(statement: Statement, prefixes: Set<string>): boolean {
   }
   return true;
 }
-
-/**
- * Whether one of `principals` has, in `after`, an identity statement that allows every action
- * on every resource without condition (`"Action": "*"`, `"Resource": "*"`: an administrator
- * made) that `before` did not have in the same policy at the same place. Its rows after the
- * change then name that policy wherever it reaches, so they differ from its rows before on
- * nearly every resource: an event step patches them without comparing the two reaches there.
- */
-export function gainsAllowAll(
-  before: AccountModel,
-  after: AccountModel,
-  principals: Iterable<string>,
-): boolean {
-  for (const arn of principals) {
-    const is = after.principals.get(arn);
-    if (!is) continue;
-    const was = before.principals.get(arn);
-    const old = was ? statementTexts(was) : new Map<string, { count: number }>();
-    for (const [text, { statement, count }] of statementTexts(is))
-      if (allowsAll(statement) && (old.get(text)?.count ?? 0) < count) return true;
-  }
-  return false;
-}
-
-const allowsAll = (s: Statement) =>
-  s.effect === "Allow" &&
-  !s.invalid &&
-  s.conditions.length === 0 &&
-  s.action?.includes("*") === true &&
-  s.resource?.includes("*") === true;

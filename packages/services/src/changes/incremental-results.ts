@@ -1,5 +1,6 @@
 import type { CollectedAccount } from "@sightline/aws";
 import {
+  appendResourceReach,
   beginAnalysisResult,
   copyAnalysisRows,
   type Executor,
@@ -10,6 +11,7 @@ import {
   principalResultsOf,
   recordComparison,
   recordFindings,
+  resourceHeadsOf,
   resourceResultsOf,
 } from "@sightline/db";
 import {
@@ -24,7 +26,6 @@ import {
   analyzeAccount,
   changeScope,
   createAccountModel,
-  gainsAllowAll,
   principalReach,
   reachPrefixes,
 } from "@sightline/engine";
@@ -34,6 +35,8 @@ import {
   RESOURCE_FINDING_KINDS,
 } from "../findings/findings.ts";
 import {
+  appendedItem,
+  appendReach,
   patchedItem,
   patchReach,
   principalNumbers,
@@ -64,8 +67,11 @@ export type IncrementalOutcome =
   | {
       kind: "stepped";
       changes: AnalysisChanges;
-      /** Principals and resources remade whole; resources whose reach was patched. */
-      remade: { principals: number; resources: number; patched: number };
+      /**
+       * Principals and resources remade whole; resources whose reach was patched, and those
+       * the changed principals' entries were appended to (`appendReach`).
+       */
+      remade: { principals: number; resources: number; patched: number; appended: number };
     }
   /** The step could not keep the previous results: the caller analyses the account whole. */
   | { kind: "whole"; reason: string };
@@ -107,12 +113,9 @@ function metadataChanges(before: CollectionMetadata, after: CollectionMetadata) 
 
 /**
  * The changed principals' reach on every other resource, before and after: `is`, their rows now
- * on the resources where those differ (kept in memory, to be patched), and `differ`, those
- * resources and the ones they no longer reach. Only on the services their changed statements
- * name (`reachPrefixes`): elsewhere they are alike. When one was made an administrator
- * (`gainsAllowAll`), its rows differ nearly everywhere it reaches now: those resources are
- * patched without working out its reach before there (as costly as its reach now: ~0.6 s on
- * the 10,000-principal account), which is looked at only where it reaches nothing now.
+ * on the resources where those differ (kept in memory, to be patched or appended), `had`, the
+ * resources they reached before, and `differ`, the resources where their reach differs. Only on
+ * the services their changed statements name (`reachPrefixes`): elsewhere they are alike.
  */
 function changedReach(
   models: readonly [AccountModel, AccountModel],
@@ -121,17 +124,6 @@ function changedReach(
 ) {
   const prefixes = reachPrefixes(models[0], models[1], scope.principals);
   const reachOptions = { accounts, ...(prefixes && { prefixes }) };
-  if (gainsAllowAll(models[0], models[1], scope.principals)) {
-    const is = reachFingerprints(
-      principalReach(models[1], scope.principals, scope.resources, reachOptions),
-      () => true,
-    );
-    const elsewhere = new Set([...scope.resources, ...is.fingerprints.keys()]);
-    const was = reachFingerprints(
-      principalReach(models[0], scope.principals, elsewhere, reachOptions),
-    ).fingerprints;
-    return { is, differ: new Set([...is.kept.keys(), ...was.keys()]) };
-  }
   const was = reachFingerprints(
     principalReach(models[0], scope.principals, scope.resources, reachOptions),
   ).fingerprints;
@@ -141,7 +133,7 @@ function changedReach(
   );
   const differ = new Set(is.kept.keys());
   for (const arn of was.keys()) if (!is.fingerprints.has(arn)) differ.add(arn);
-  return { is, differ };
+  return { is, had: new Set(was.keys()), differ };
 }
 
 async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
@@ -209,7 +201,7 @@ export async function recordIncrementalChanges(input: {
   for (const row of analysis.resourceAccessSummaries()) resourceRecords.add(row);
   const remade = resourceRecords.finish();
 
-  const { is, differ } = changedReach(models, scope, accounts);
+  const { is, had, differ } = changedReach(models, scope, accounts);
   if ([...is.kept.values()].some((rows) => rows.some((r) => !r.inAccount)))
     return {
       kind: "whole",
@@ -217,14 +209,25 @@ export async function recordIncrementalChanges(input: {
     };
   const principalArns = [...scope.principals];
   const resourceArns = [...new Set([...scope.resources, ...differ])];
+  // Where the changed principals reached nothing before, their entries are appended in Postgres
+  // (the stored reach is not read); elsewhere theirs are replaced (`patchReach`).
+  const appendArns = [...differ].filter((arn) => !had.has(arn) && is.kept.has(arn));
+  const appendSet = new Set(appendArns);
   // The previous rows of what is remade or patched: read once, patched, then compared.
-  const previousResources = await resourceResultsOf(db, previous.executionId, resourceArns);
+  const previousResources = await resourceResultsOf(
+    db,
+    previous.executionId,
+    resourceArns.filter((arn) => !appendSet.has(arn)),
+  );
   const dropped = principalNumbers(head, scope.principals);
   const patched = previousResources
     .filter((stored) => differ.has(stored.resourceArn))
     .map((stored) =>
       patchReach(stored, is.kept.get(stored.resourceArn) ?? [], dropped, head, numbering),
     );
+  const appended = (await resourceHeadsOf(db, previous.executionId, appendArns)).map((stored) =>
+    appendReach(stored, is.kept.get(stored.resourceArn) ?? [], numbering),
+  );
   const fresh = numbering.added.dictionary();
   const added: DictionaryAdded = {
     base: head.added?.base ?? head.counts,
@@ -257,10 +260,23 @@ export async function recordIncrementalChanges(input: {
     const batch = resources.slice(i, i + 20).map((r) => r.stored);
     await fenced((tx) => insertResourceResults(tx, executionId, batch));
   }
+  let appendedRows = 0;
+  for (let i = 0; i < appended.length; i += 1_000) {
+    const batch = appended.slice(i, i + 1_000).map((a) => ({
+      resourceArn: a.stored.resourceArn,
+      append: a.append,
+      holders: a.holders,
+    }));
+    appendedRows += await fenced((tx) =>
+      appendResourceReach(tx, previous.executionId, executionId, batch),
+    );
+  }
+  if (appendedRows !== appended.length)
+    throw new Error(`${appended.length - appendedRows} resources to append to were not stored.`);
   await fenced((tx) =>
     finishSteppedResult(tx, executionId, {
       principals: copied.principals + principals.length,
-      resources: copied.resources + resources.length,
+      resources: copied.resources + resources.length + appended.length,
       from: previous.executionId,
       added,
     }),
@@ -297,21 +313,19 @@ export async function recordIncrementalChanges(input: {
           ).map(storedPrincipal)
         : (await principalResultsOf(db, id, principalArns)).map(storedPrincipal),
     );
-  const resourcesIn = async (id: string) =>
-    listed(
-      (id === executionId
-        ? inArnOrder(
-            resources.map((r) => r.stored),
-            (r) => r.resourceArn,
-          )
-        : previousResources
-      ).map((r) => {
+  const resourcesIn = async (id: string) => {
+    const side = id === executionId ? "after" : "before";
+    const items = [
+      ...(id === executionId ? resources.map((r) => r.stored) : previousResources).map((r) => {
         const item = storedResource(r, () => dictionaryOf(id));
         const compared = comparedOf.get(r.resourceArn);
         if (!compared) return item;
-        return patchedItem(item, compared, id === executionId ? "after" : "before");
+        return patchedItem(item, compared, side);
       }),
-    );
+      ...appended.map((a) => appendedItem(a, side)),
+    ];
+    return listed(inArnOrder(items, (item) => item.key));
+  };
   const streams = [
     comparePrincipals(
       context,
@@ -330,7 +344,7 @@ export async function recordIncrementalChanges(input: {
 
   const collector = new FindingCollector(execution, execution.analysisTime, settings);
   for (const p of principals) collector.addPrincipal(p.head);
-  for (const r of resources) collector.addResource(r.head, r.summary);
+  for (const r of [...resources, ...appended]) collector.addResource(r.head, r.summary);
   const { active } = await fenced((tx) =>
     recordFindings(tx, execution, collector.findings(), [
       ...principalArns.flatMap((arn) => PRINCIPAL_FINDING_KINDS.map((k) => `${k} ${arn}`)),
@@ -352,6 +366,11 @@ export async function recordIncrementalChanges(input: {
       counts: { changes: writer.count, findings: active, baseline: false },
       warnings: [],
     },
-    remade: { principals: principals.length, resources: remade.length, patched: patched.length },
+    remade: {
+      principals: principals.length,
+      resources: remade.length,
+      patched: patched.length,
+      appended: appended.length,
+    },
   };
 }

@@ -273,10 +273,11 @@ export class ResourceRecords extends RecordsByKey<
     };
     const headerJson = JSON.stringify({ service: head.service, tags });
     const outsideJson = `${headerJson.slice(0, -1)},${outside.json("reach")}}`;
+    const summary = summer.summary();
     return {
       head,
-      summary: summer.summary(),
-      stored: encodeResource(head, headerJson, reach.bytes(), outsideJson),
+      summary,
+      stored: encodeResource(head, headerJson, reach.bytes(), outsideJson, summary.holders),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createDeflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
+import { constants, createDeflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
 import { getAwsCapabilityMap, getAzureCapabilityMap } from "@sightline/capabilities";
 import type { StoredPrincipalResult, StoredResourceResult } from "@sightline/db";
 import { ENGINE_VERSION } from "@sightline/engine";
@@ -13,11 +13,41 @@ import type { StoredItem, StoredResourceItem } from "./stored-items.ts";
 // zlib's output is a view of its 16 KiB output buffer: kept as it is, every record of an
 // analysis held 16 KiB outside the heap until stored (~450 MiB of the large account's RSS while
 // its reports were written). A small output is copied to a buffer of its own size.
-const deflate = (data: string | Uint8Array): Buffer => {
-  const out = deflateRawSync(data, { level: 1 });
-  return out.byteLength * 2 < out.buffer.byteLength ? Buffer.from(out) : out;
-};
+const ownBuffer = (out: Buffer) =>
+  out.byteLength * 2 < out.buffer.byteLength ? Buffer.from(out) : out;
+const deflate = (data: string | Uint8Array): Buffer =>
+  ownBuffer(deflateRawSync(data, { level: 1 }));
+// A resource's reach (`data`) is deflated up to a sync flush, then ends with an empty final block
+// (`APPENDABLE_END`): an event step appends another such stream in Postgres in place of those two
+// bytes (`appendResourceReach`), and the whole still inflates as one stream, by this build or an
+// older one.
+const APPENDABLE_END = Buffer.from([0x03, 0x00]);
+const deflateAppendable = (data: Uint8Array): Buffer =>
+  Buffer.concat([
+    deflateRawSync(data, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }),
+    APPENDABLE_END,
+  ]);
 const inflate = (data: Uint8Array) => inflateRawSync(data);
+
+/** Entries up to this many bytes are appended as they are: zlib's set-up costs more than they weigh. */
+const STORED_APPEND_BYTES = 1024;
+
+/**
+ * Reach entries (`ReachWriter`'s bytes) as a stream to append to a stored resource's `data`. A
+ * few entries (a new administrator's six on each of 4,700 resources) go in a stored deflate block,
+ * written here: a zlib stream for each took 50 ms of the large account's admin step. A stored
+ * block (RFC 1951, 3.2.4) is a byte 0 (not final, type 00, the bits up to the byte), the length
+ * and its complement (16 bits each, little-endian), then the bytes.
+ */
+export function appendableReach(reach: Uint8Array): Buffer {
+  if (reach.length > STORED_APPEND_BYTES) return deflateAppendable(reach);
+  const out = Buffer.alloc(5 + reach.length + APPENDABLE_END.length);
+  out.writeUInt16LE(reach.length, 1);
+  out.writeUInt16LE(reach.length ^ 0xffff, 3);
+  out.set(reach, 5);
+  APPENDABLE_END.copy(out, 5 + reach.length);
+  return out;
+}
 
 /** A credential as the reports state it: `Active`/`Inactive`, and its dates (ISO). */
 export interface CredentialState {
@@ -67,8 +97,11 @@ const digest = (value: unknown) =>
   createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 12);
 let resultsVersion: string | undefined;
 
-/** How records are encoded: results stored in another encoding are re-analysed as another engine's. */
-const RECORD_ENCODING = 2;
+/**
+ * How records are encoded: results stored in another encoding are re-analysed as another engine's.
+ * 3: a resource's reach can be appended to (`appendableReach`), and its holders are stored beside it.
+ */
+const RECORD_ENCODING = 3;
 
 /**
  * The version results are stored under: the record encoding's, the engine's, and digests of both
@@ -223,12 +256,13 @@ export function encodeResource(
   headerJson: string,
   reach: Uint8Array,
   outsideJson: string,
+  holders: ReadonlyMap<string, number>,
 ): StoredResourceResult {
   const { arn, type, name, confidentiality } = head;
   const header = Buffer.from(headerJson, "utf8");
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
-  const data = deflate(Buffer.concat([length, header, reach]));
+  const data = deflateAppendable(Buffer.concat([length, header, reach]));
   const outside = deflate(outsideJson);
   return {
     resourceArn: arn,
@@ -237,7 +271,15 @@ export function encodeResource(
     confidentiality,
     data,
     outside,
+    holders: holdersRecord(holders),
   };
+}
+
+/** Holders as stored: the capabilities held, in a fixed order. */
+export function holdersRecord(holders: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    [...holders].filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 }
 
 /** A stored resource's parts: its header (service and tags) and its reach bytes. */
@@ -256,15 +298,20 @@ export function resourceParts(stored: StoredResourceResult): {
   };
 }
 
-/** A stored resource with other reach bytes (its columns and outside reach as they were). */
+/** A stored resource with other reach bytes and holders (its columns and outside reach as they were). */
 export function withReach(
   stored: StoredResourceResult,
   headerBytes: Buffer,
   reach: readonly Uint8Array[],
+  holders: ReadonlyMap<string, number>,
 ): StoredResourceResult {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(headerBytes.length);
-  return { ...stored, data: deflate(Buffer.concat([length, headerBytes, ...reach])) };
+  return {
+    ...stored,
+    data: deflateAppendable(Buffer.concat([length, headerBytes, ...reach])),
+    holders: holdersRecord(holders),
+  };
 }
 
 /** Grant lists per piece of the dictionary's JSON text (about 0.4 MB on the large account). */
@@ -319,14 +366,17 @@ export async function decodeResource(
 }
 
 /** A stored resource with only those who reach it from outside its account. */
-export function decodeResourceOutside(stored: StoredResourceResult): ResourceRecord {
+export function decodeResourceOutside(stored: Omit<StoredResourceResult, "data">): ResourceRecord {
   const rest = JSON.parse(inflate(stored.outside).toString("utf8"));
   return { ...resourceBase(stored, rest), reach: entriesOf<ReachEntry>(rest, "reach") };
 }
 
 /** A stored resource's record but its reach: its columns and its header's service and tags. */
 export const resourceBase = (
-  stored: StoredResourceResult,
+  stored: Pick<
+    StoredResourceResult,
+    "resourceArn" | "resourceType" | "resourceName" | "confidentiality"
+  >,
   header: { service?: string; tags?: Record<string, string> },
 ) => ({
   arn: stored.resourceArn,

@@ -1,0 +1,1 @@
+ALTER TABLE "analysis_resources" ADD COLUMN "holders" jsonb DEFAULT '{}'::jsonb NOT NULL;
