@@ -2,6 +2,7 @@ import { inflateRawSync } from "node:zlib";
 import type { GrantSource, ResourceAccessSummary } from "@sightline/engine";
 import { describe, expect, it } from "vitest";
 import { compareResources } from "../src/changes/compare-results.ts";
+import { numberAgreement } from "../src/results/number-agreement.ts";
 import { decodeReach, ReachNumbering, ReachWriter } from "../src/results/reach-encoding.ts";
 import {
   appendableReach,
@@ -12,6 +13,7 @@ import {
   reachDictionaryJson,
   storedResource,
 } from "../src/results/result-records.ts";
+import type { StoredResourceItem } from "../src/results/stored-items.ts";
 
 const admin: GrantSource = {
   policyType: "managed",
@@ -298,6 +300,63 @@ describe("a resource's reach as numbers", () => {
     expect(found.map((c) => [c.kind, c.principalArn, c.accessCapability])).toEqual([
       ["confidential-access-gained", "arn:aws:iam::111122223333:role/New", "read-data"],
     ]);
+  });
+
+  it("tells apart equal bytes whose numbers name another principal in each analysis", async () => {
+    const confidential = {
+      arn: "arn:aws:s3:::data",
+      type: "S3Bucket",
+      service: "S3",
+      name: "data",
+      tags: { Confidentiality: "secret" },
+      confidentiality: "secret",
+    };
+    const store = (
+      numbering: ReachNumbering,
+      reader: string,
+      renumbered?: ReturnType<typeof numberAgreement>,
+    ) => {
+      const writer = new ReachWriter();
+      writer.add(numbering, row({ principal: reader }));
+      const dictionary = numbering.dictionary();
+      const stored = encodeResource(
+        confidential,
+        JSON.stringify({ service: "S3", tags: confidential.tags }),
+        writer.bytes(),
+        JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+        new Map(),
+      );
+      return {
+        dictionary,
+        data: stored.data,
+        item: storedResource(stored, async () => dictionary, renumbered),
+      };
+    };
+    // Yesterday's reader was removed today, and a new one took its number 0: the same bytes.
+    const [old, gone] = [new ReachNumbering(), "arn:aws:iam::111122223333:role/Gone"];
+    const [now, added] = [new ReachNumbering(), "arn:aws:iam::111122223333:role/Added"];
+    const yesterday = store(old, gone);
+    const today = store(now, added);
+    expect(today.data.equals(yesterday.data)).toBe(true);
+    const renumbered = numberAgreement(yesterday.dictionary, today.dictionary);
+    expect(renumbered).toBeDefined();
+    expect(numberAgreement(yesterday.dictionary, yesterday.dictionary)).toBeUndefined();
+    const context = {
+      previousExecutionId: "yesterday",
+      executionId: "today",
+      confidentialValues: new Set(["secret"]),
+    };
+    const changes = async (was: StoredResourceItem, is: StoredResourceItem) => {
+      const found = [];
+      for await (const change of compareResources(context, one(was), one(is))) found.push(change);
+      return found.map((c) => [c.kind, c.principalArn]);
+    };
+    // Told where the numbers differ, the comparison decodes both and finds the new reader.
+    expect(
+      await changes(store(old, gone, renumbered).item, store(now, added, renumbered).item),
+    ).toEqual([["confidential-access-gained", added]]);
+    // Not told, it took the equal bytes for the same reach.
+    expect(await changes(yesterday.item, today.item)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   recordFindings,
   resourceResultPages,
   type StoredAccessChange,
+  type StoredResourceResult,
 } from "@sightline/db";
 import {
   type AccessChange,
@@ -28,7 +29,8 @@ import {
   writeReport,
 } from "@sightline/reports";
 import { FindingCollector, ocsfFinding } from "../findings/findings.ts";
-import { readReachDictionary } from "../results/reach-dictionary.ts";
+import { numberAgreement } from "../results/number-agreement.ts";
+import { readReachDictionary, readReachDictionaryHead } from "../results/reach-dictionary.ts";
 import type { ReachDictionary } from "../results/reach-encoding.ts";
 import {
   currentResultsVersion,
@@ -175,7 +177,12 @@ export async function* principalsOf(db: Executor, executionId: string) {
  * reach dictionary is read from the store when first needed, unless `known` (the analysis just
  * stored: its 60 MB of JSON on the large account are not read back).
  */
-export async function* resourcesOf(db: Executor, executionId: string, known?: ReachDictionary) {
+export async function* resourcesOf(
+  db: Executor,
+  executionId: string,
+  known?: ReachDictionary,
+  renumbered?: (stored: StoredResourceResult) => boolean,
+) {
   let dictionary: Promise<ReachDictionary> | undefined = known && Promise.resolve(known);
   const dictionaryOf = () => {
     dictionary ??= readReachDictionary(db, executionId).then((found) => {
@@ -185,7 +192,7 @@ export async function* resourcesOf(db: Executor, executionId: string, known?: Re
     return dictionary;
   };
   for await (const page of resourceResultPages(db, executionId, RESOURCE_PAGE))
-    for (const stored of page) yield storedResource(stored, dictionaryOf);
+    for (const stored of page) yield storedResource(stored, dictionaryOf, renumbered);
 }
 
 export const accessChangeRow = (
@@ -288,6 +295,10 @@ export async function recordAnalysisChanges(input: {
   // One pass: each change goes to the report and, a batch at a time, to the store.
   async function* changeRows(): AsyncGenerator<AccessChangeReportRow> {
     if (!previous) return;
+    // This analysis numbered its principals anew: where the previous one's numbers name others,
+    // equal bytes are not the same reach (`numberAgreement`).
+    const previousHead = await readReachDictionaryHead(db, previous.executionId);
+    const renumbered = previousHead && numberAgreement(previousHead, reachDictionary);
     const streams = [
       comparePrincipals(
         context,
@@ -296,8 +307,8 @@ export async function recordAnalysisChanges(input: {
       ),
       compareResources(
         context,
-        resourcesOf(db, previous.executionId),
-        resourcesOf(db, execution.executionId, reachDictionary),
+        resourcesOf(db, previous.executionId, undefined, renumbered),
+        resourcesOf(db, execution.executionId, reachDictionary, renumbered),
       ),
     ];
     for (const stream of streams)

@@ -176,10 +176,13 @@ export function storedPrincipal(stored: StoredPrincipalResult): StoredItem<Princ
 /**
  * A stored resource, decoded only when it differs from its namesake (and then in part if it can);
  * `dictionary` gives its analysis's reach dictionary (read once per analysis, when first needed).
+ * `renumbered`: whether its reach uses a number that the namesake's analysis gives to another
+ * principal or capability (`numberAgreement`); equal bytes are the same reach only if not.
  */
 export function storedResource(
   stored: StoredResourceResult,
   dictionary: () => Promise<ReachDictionary>,
+  renumbered?: (stored: StoredResourceResult) => boolean,
 ): StoredResourceItem {
   const columnsEqual = (o: StoredResourceResult) =>
     o.resourceType === stored.resourceType && o.resourceName === stored.resourceName;
@@ -191,7 +194,8 @@ export function storedResource(
       return (
         columnsEqual(o) &&
         o.confidentiality === stored.confidentiality &&
-        o.data.equals(stored.data)
+        o.data.equals(stored.data) &&
+        !renumbered?.(stored)
       );
     },
     sameOutsideAs(other) {
