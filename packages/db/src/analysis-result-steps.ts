@@ -57,6 +57,12 @@ export async function principalResultsOf(
     .orderBy(asc(analysisPrincipals.principalArn));
 }
 
+const resourcesNamed = (executionId: string, arns: readonly string[]) =>
+  and(
+    eq(analysisResources.executionId, executionId),
+    inArray(analysisResources.resourceArn, [...arns]),
+  );
+
 /** The named resources of an execution's results, in ARN order (code points). */
 export async function resourceResultsOf(
   db: Executor,
@@ -67,12 +73,7 @@ export async function resourceResultsOf(
   return db
     .select(RESOURCE_COLUMNS)
     .from(analysisResources)
-    .where(
-      and(
-        eq(analysisResources.executionId, executionId),
-        inArray(analysisResources.resourceArn, [...arns]),
-      ),
-    )
+    .where(resourcesNamed(executionId, arns))
     .orderBy(asc(analysisResources.resourceArn));
 }
 
@@ -87,11 +88,6 @@ export async function resourceHeadsOf(
   return db
     .select(columns)
     .from(analysisResources)
-    .where(
-      and(
-        eq(analysisResources.executionId, executionId),
-        inArray(analysisResources.resourceArn, [...arns]),
-      ),
-    )
+    .where(resourcesNamed(executionId, arns))
     .orderBy(asc(analysisResources.resourceArn));
 }

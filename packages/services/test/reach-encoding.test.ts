@@ -250,28 +250,11 @@ describe("a resource's reach as numbers", () => {
   });
 
   it("compares equal reach as equal though another principal shifted the numbers", async () => {
-    const confidential = {
-      arn: "arn:aws:s3:::data",
-      type: "S3Bucket",
-      service: "S3",
-      name: "data",
-      tags: { Confidentiality: "secret" },
-      confidentiality: "secret",
-    };
     const store = async (numbering: ReachNumbering, reach: readonly ResourceAccessSummary[]) => {
       const writer = new ReachWriter();
       for (const r of reach) writer.add(numbering, r);
       const dictionary = numbering.dictionary();
-      return storedResource(
-        encodeResource(
-          confidential,
-          JSON.stringify({ service: "S3", tags: confidential.tags }),
-          writer.bytes(),
-          JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
-          new Map(),
-        ),
-        async () => dictionary,
-      );
+      return storedResource(confidentialResource(writer.bytes()), async () => dictionary);
     };
     const yesterday = await store(new ReachNumbering(), rows);
     // Today another resource is read first: a new principal takes number 0.
@@ -279,11 +262,6 @@ describe("a resource's reach as numbers", () => {
     new ReachWriter().add(today, row({ principal: "arn:aws:iam::111122223333:role/New" }));
     const same = await store(today, rows);
     expect(same.sameAs(yesterday)).toBe(false);
-    const context = {
-      previousExecutionId: "yesterday",
-      executionId: "today",
-      confidentialValues: new Set(["secret"]),
-    };
     const changes = async (after: typeof same) => {
       const found = [];
       for await (const change of compareResources(context, one(yesterday), one(after)))
@@ -303,14 +281,6 @@ describe("a resource's reach as numbers", () => {
   });
 
   it("tells apart equal bytes whose numbers name another principal in each analysis", async () => {
-    const confidential = {
-      arn: "arn:aws:s3:::data",
-      type: "S3Bucket",
-      service: "S3",
-      name: "data",
-      tags: { Confidentiality: "secret" },
-      confidentiality: "secret",
-    };
     const store = (
       numbering: ReachNumbering,
       reader: string,
@@ -319,13 +289,7 @@ describe("a resource's reach as numbers", () => {
       const writer = new ReachWriter();
       writer.add(numbering, row({ principal: reader }));
       const dictionary = numbering.dictionary();
-      const stored = encodeResource(
-        confidential,
-        JSON.stringify({ service: "S3", tags: confidential.tags }),
-        writer.bytes(),
-        JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
-        new Map(),
-      );
+      const stored = confidentialResource(writer.bytes());
       return {
         dictionary,
         data: stored.data,
@@ -341,11 +305,6 @@ describe("a resource's reach as numbers", () => {
     const renumbered = numberAgreement(yesterday.dictionary, today.dictionary);
     expect(renumbered).toBeDefined();
     expect(numberAgreement(yesterday.dictionary, yesterday.dictionary)).toBeUndefined();
-    const context = {
-      previousExecutionId: "yesterday",
-      executionId: "today",
-      confidentialValues: new Set(["secret"]),
-    };
     const changes = async (was: StoredResourceItem, is: StoredResourceItem) => {
       const found = [];
       for await (const change of compareResources(context, one(was), one(is))) found.push(change);
@@ -363,3 +322,26 @@ describe("a resource's reach as numbers", () => {
 async function* one<T>(item: T) {
   yield item;
 }
+
+/** A bucket tagged confidential ("secret"), with the given reach, and the comparison it is in. */
+const confidential = {
+  arn: "arn:aws:s3:::data",
+  type: "S3Bucket",
+  service: "S3",
+  name: "data",
+  tags: { Confidentiality: "secret" },
+  confidentiality: "secret",
+};
+const context = {
+  previousExecutionId: "yesterday",
+  executionId: "today",
+  confidentialValues: new Set(["secret"]),
+};
+const confidentialResource = (reach: Uint8Array) =>
+  encodeResource(
+    confidential,
+    JSON.stringify({ service: "S3", tags: confidential.tags }),
+    reach,
+    JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
+    new Map(),
+  );
