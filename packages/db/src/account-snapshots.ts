@@ -63,6 +63,33 @@ export async function latestSnapshot(
   return row;
 }
 
+/** `latestSnapshot` without its data: which execution's it is, and when it was collected. */
+export async function latestSnapshotHead(
+  db: Executor,
+  key: { customerId: string; accountId: string },
+  except?: string,
+): Promise<Omit<StoredSnapshot, "data"> | undefined> {
+  const [row] = await db
+    .select({
+      executionId: accountSnapshots.executionId,
+      customerId: accountSnapshots.customerId,
+      accountId: accountSnapshots.accountId,
+      collectedAt: accountSnapshots.collectedAt,
+      organizationId: accountSnapshots.organizationId,
+    })
+    .from(accountSnapshots)
+    .where(
+      and(
+        eq(accountSnapshots.customerId, key.customerId),
+        eq(accountSnapshots.accountId, key.accountId),
+        except === undefined ? undefined : ne(accountSnapshots.executionId, except),
+      ),
+    )
+    .orderBy(desc(accountSnapshots.collectedAt))
+    .limit(1);
+  return row;
+}
+
 /** Deletes snapshots collected before `before`, except each account's newest. */
 export async function deleteSnapshotsBefore(db: Executor, before: Date): Promise<number> {
   const newest = db

@@ -22,6 +22,7 @@ import { ACCOUNT, generateAccount } from "../../engine/bench/generate-account.ts
 import { changed, MUTATIONS, TINY } from "../../engine/bench/random-changes.ts";
 import { recordAnalysisChanges } from "../src/changes/analysis-changes.ts";
 import { recordIncrementalChanges } from "../src/changes/incremental-results.ts";
+import { StepBases } from "../src/events/step-bases.ts";
 import { readReachDictionary } from "../src/results/reach-dictionary.ts";
 import { decodePrincipal, decodeResource } from "../src/results/result-records.ts";
 import { analyseForResults, reanalyseSnapshot } from "../src/results/results-input.ts";
@@ -192,42 +193,63 @@ async function stepEqualsWhole(
   return outcome.remade;
 }
 
+type Mutation = { kind: string; n: readonly number[] };
+
 /**
  * `batches` applied one after the other: each step made from the one before (appending to entries
  * appended already, patching them, or remaking them), each set beside a whole analysis of the
  * account as it is then. A step that goes whole is followed by a whole analysis the next steps
- * start from. Returns how many steps appended.
+ * start from. Before a batch, a change no event named (`unseen`) may be found by a whole analysis
+ * (the daily one) of both customers.
+ * The steps start as a worker's do (`StepBases`): from the last step's account and model while
+ * the newest results are still that step's, else from the newest snapshot. Each step patches what
+ * it starts from, as an event step does. Returns how many steps stepped, appended, and started
+ * from a kept base.
  */
 async function chainEqualsWhole(
   seed: number,
-  batches: readonly (readonly { kind: string; n: readonly number[] }[])[],
-): Promise<{ stepped: number; appended: number }> {
+  batches: readonly (readonly Mutation[])[],
+  unseen: readonly (Mutation | null)[] = [],
+): Promise<{ stepped: number; appended: number; kept: number }> {
   let snapshot = generateAccount(TINY, seed);
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 29, 7, minute));
   const [a, b] = [await newCustomer(), await newCustomer()];
   await whole(a, snapshot, at(0));
   let previous = (await whole(b, snapshot, at(0))).executionId;
-  let [stepped, appended] = [0, 0];
+  const bases = new StepBases(Number.POSITIVE_INFINITY);
+  const account = { customerId: b, accountId: ACCOUNT };
+  let [stepped, appended, kept] = [0, 0, 0];
   for (const [k, batch] of batches.entries()) {
-    const next = changed(snapshot, batch);
-    const expected = await stored(await whole(a, next, at(2 * k + 1)));
-    const step = await execution(b, at(2 * k + 1));
+    const outside = unseen[k];
+    if (outside) {
+      snapshot = changed(snapshot, [outside]);
+      await whole(a, snapshot, at(4 * k + 1));
+      previous = (await whole(b, snapshot, at(4 * k + 1))).executionId;
+    }
+    const expected = await stored(await whole(a, changed(snapshot, batch), at(4 * k + 2)));
+    const step = await execution(b, at(4 * k + 2));
+    const base = bases.take(account, previous);
+    if (base) kept++;
+    const before = base?.collected ?? collection(snapshot);
+    const after = collection(changed(before.snapshot, batch));
     const outcome = await recordIncrementalChanges({
       db: handle.db,
       execution: step,
       previousExecutionId: previous,
-      before: collection(snapshot),
-      after: collection(next),
+      before,
+      ...(base ? { beforeModel: base.model } : {}),
+      after,
       fenced: (write) => write(handle.db),
     });
-    snapshot = next;
+    snapshot = changed(snapshot, batch);
     if (outcome.kind === "whole") {
       await finishExecution(handle.db, step.executionId, {
         status: "failed",
         failure: { code: "INTERNAL", message: outcome.reason },
         warnings: [],
       });
-      previous = (await whole(b, next, at(2 * k + 2))).executionId;
+      bases.drop(account);
+      previous = (await whole(b, snapshot, at(4 * k + 3))).executionId;
       continue;
     }
     await finishExecution(handle.db, step.executionId, {
@@ -235,6 +257,7 @@ async function chainEqualsWhole(
       reportKeys: [],
       warnings: [],
     });
+    bases.keep(account, { executionId: step.executionId, collected: after, model: outcome.model });
     const actual = await stored(step);
     expect(actual.principals).toEqual(expected.principals);
     expect(actual.resources).toEqual(expected.resources);
@@ -244,7 +267,7 @@ async function chainEqualsWhole(
     stepped++;
     if (outcome.remade.appended) appended++;
   }
-  return { stepped, appended };
+  return { stepped, appended, kept };
 }
 
 describe("an event step's results", () => {
@@ -322,8 +345,10 @@ describe("an event step's results", () => {
     expect(appended).toBeGreaterThan(5);
   }, 600_000);
 
+  // Each step starts from the one before as a worker's does (`StepBases`), unless a whole
+  // analysis found a change no event named in between: then from the newest snapshot.
   it("equal a whole analysis's step after step, each made from the one before", async () => {
-    let [stepped, appended] = [0, 0];
+    let [stepped, appended, kept, unseenSeen] = [0, 0, 0, 0];
     // `statement`'s numbers for an administrator made: the action "*", the resource "*", Allow.
     const admin = fc
       .nat(1000)
@@ -333,15 +358,21 @@ describe("an event step's results", () => {
       fc.asyncProperty(
         fc.nat(10_000),
         fc.array(batch, { minLength: 3, maxLength: 3 }),
-        async (seed, batches) => {
-          const chain = await chainEqualsWhole(seed, batches);
+        fc.array(fc.oneof(fc.constant(null), mutationArb), { minLength: 3, maxLength: 3 }),
+        async (seed, batches, unseen) => {
+          const chain = await chainEqualsWhole(seed, batches, unseen);
           stepped += chain.stepped;
           appended += chain.appended;
+          kept += chain.kept;
+          unseenSeen += unseen.slice(1).filter(Boolean).length;
         },
       ),
       { numRuns: 8 },
     );
     expect(stepped).toBeGreaterThan(12);
     expect(appended).toBeGreaterThan(4);
+    // Steps started from the last one's base, and others after a change no event named.
+    expect(kept).toBeGreaterThan(4);
+    expect(unseenSeen).toBeGreaterThan(2);
   }, 600_000);
 });

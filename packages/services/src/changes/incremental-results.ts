@@ -72,6 +72,8 @@ export type IncrementalOutcome =
        * the changed principals' entries were appended to (`appendReach`).
        */
       remade: { principals: number; resources: number; patched: number; appended: number };
+      /** The engine's model of `after` (the next step's `beforeModel`). */
+      model: AccountModel;
     }
   /** The step could not keep the previous results: the caller analyses the account whole. */
   | { kind: "whole"; reason: string };
@@ -153,6 +155,8 @@ export async function recordIncrementalChanges(input: {
   /** The execution whose results were made from `before`. */
   previousExecutionId: string;
   before: CollectedAccount;
+  /** The engine's model of `before`, when the caller has it (`StepBases`); made otherwise. */
+  beforeModel?: AccountModel;
   after: CollectedAccount;
   settings?: ReviewSettings;
   fenced: FencedWrite;
@@ -170,7 +174,10 @@ export async function recordIncrementalChanges(input: {
     return { kind: "whole", reason: "the newest results were made by another engine version" };
   const head = await readReachDictionaryHead(db, previous.executionId);
   if (!head) return { kind: "whole", reason: "the newest results have no reach" };
-  const models = [createAccountModel(before.snapshot), createAccountModel(after.snapshot)] as const;
+  const models = [
+    input.beforeModel ?? createAccountModel(before.snapshot),
+    createAccountModel(after.snapshot),
+  ] as const;
   const found = changeScope(
     { snapshot: before.snapshot, model: models[0] },
     { snapshot: after.snapshot, model: models[1] },
@@ -372,5 +379,6 @@ export async function recordIncrementalChanges(input: {
       patched: patched.length,
       appended: appended.length,
     },
+    model: models[1],
   };
 }

@@ -14,8 +14,10 @@ import {
   type ExecutionRow,
   finishExecution,
   getReviewSettings,
-  latestSnapshot,
+  getSnapshotOfExecution,
+  latestSnapshotHead,
   markEventsApplied,
+  type StoredSnapshot,
   setExecutionStage,
 } from "@sightline/db";
 import {
@@ -45,6 +47,7 @@ import {
   storeCollection,
 } from "../snapshots/stored-collection.ts";
 import { eventCauses } from "./event-causes.ts";
+import type { StepBase, StepBases } from "./step-bases.ts";
 import { distinctTargets, type StepTarget } from "./step-target.ts";
 
 /** A stored snapshot older than this is not patched: the step collects the account whole. */
@@ -54,8 +57,11 @@ interface StepCollection {
   collected: CollectedAccount;
   /** Why the account was collected whole, if it was. */
   fullBecause?: string;
-  /** The snapshot patched, and the execution it was collected by. */
-  base?: { executionId: string; collected: CollectedAccount };
+  /**
+   * The snapshot patched, and the execution it was collected by; with its model when this
+   * worker kept it from that execution (`StepBases`).
+   */
+  base?: Omit<StepBase, "model"> & { model?: StepBase["model"] };
 }
 
 /**
@@ -70,6 +76,7 @@ async function collectStep(
   execution: ExecutionRow,
   account: AccountContext,
   targets: readonly StepTarget[],
+  bases: StepBases | undefined,
 ): Promise<StepCollection> {
   const credentials = await obtainCredentials(ctx, settings, execution, account);
   const common = {
@@ -92,13 +99,17 @@ async function collectStep(
   if (targets.some((t) => t.kind === "group" && t.members === true))
     return full("a group was renamed: its members name it anew");
   // Not this step's own: an earlier attempt, killed, may have stored it (its results are not).
-  const stored = await latestSnapshot(ctx.db, execution, execution.executionId);
+  const stored = await latestSnapshotHead(ctx.db, execution, execution.executionId);
   if (!stored) return full("the account has no stored snapshot to patch");
   if (ctx.now().getTime() - stored.collectedAt.getTime() > MAX_SNAPSHOT_AGE_MS)
     return full("the newest snapshot is more than a day old");
-  const previous = await readCollection(stored);
+  // This worker's last step of the account, if the newest snapshot is still its own.
+  const kept = bases?.take(execution, stored.executionId);
+  const data = kept ? undefined : await getSnapshotOfExecution(ctx.db, stored.executionId);
+  if (!kept && !data) return full("the account has no stored snapshot to patch");
+  const previous = kept?.collected ?? (await readCollection(data as StoredSnapshot));
   if (isAzureCollection(previous)) return full("the stored snapshot is not an AWS account's");
-  const base = { executionId: stored.executionId, collected: previous };
+  const base = { executionId: stored.executionId, collected: previous, model: kept?.model };
   // Reading back costs more AWS calls than collecting whole: collect whole, but the analysis
   // still steps from the stored snapshot (it compares the two, whatever made the newer one).
   const readCalls = incrementalReadCalls(targets as AwsEventTarget[], previous);
@@ -135,7 +146,16 @@ export async function runEventStep(
   settings: AnalysisSettings,
   execution: ExecutionRow,
   account: AccountContext,
-  { lease, log }: { lease: JobLease; log: Logger },
+  {
+    lease,
+    log,
+    bases,
+  }: {
+    lease: JobLease;
+    log: Logger;
+    /** This worker's kept bases: the step starts from one, and keeps its own once it succeeded. */
+    bases?: StepBases;
+  },
 ): Promise<{ changes: number; events: number; warnings: ExecutionWarning[] }> {
   const events = await claimPendingEvents(ctx.db, execution, execution.executionId);
   const stepEvents = events.map((e) => ({
@@ -151,6 +171,7 @@ export async function runEventStep(
     execution,
     account,
     targets,
+    bases,
   );
   if (fullBecause) {
     warnings.push({ code: "event-full-collection", message: `Collected whole: ${fullBecause}` });
@@ -166,12 +187,14 @@ export async function runEventStep(
   try {
     const causeOf = changeCauses(eventCauses(stepEvents, collected.snapshot));
     let changes: AnalysisChanges | undefined;
+    let model: StepBase["model"] | undefined;
     if (base) {
       const outcome = await recordIncrementalChanges({
         db: ctx.db,
         execution: { ...execution, analysisTime },
         previousExecutionId: base.executionId,
         before: base.collected,
+        ...(base.model ? { beforeModel: base.model } : {}),
         after: collected,
         settings: review,
         fenced,
@@ -180,7 +203,12 @@ export async function runEventStep(
       });
       if (outcome.kind === "stepped") {
         changes = outcome.changes;
-        log.info({ remade: outcome.remade }, "event step: analysed what the events reach");
+        model = outcome.model;
+        log.info(
+          // `kept`: started from this worker's last step of the account (`StepBases`).
+          { remade: outcome.remade, base: base.model ? "kept" : "stored" },
+          "event step: analysed what the events reach",
+        );
       } else {
         warnings.push({
           code: "event-whole-analysis",
@@ -216,6 +244,9 @@ export async function runEventStep(
         warnings: all,
       });
     });
+    // Stored and finished: the account's next step in this worker may start from it.
+    if (model) bases?.keep(execution, { executionId: execution.executionId, collected, model });
+    else bases?.drop(execution);
     return { changes: changes.counts.changes, events: events.length, warnings: all };
   } finally {
     await rm(path.join(settings.workDir, execution.executionId), { recursive: true, force: true });

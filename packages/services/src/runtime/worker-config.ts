@@ -153,6 +153,12 @@ export const PipelineConfig = z
       description:
         "event steps one worker process runs at once, beside its analyses (their own lane: they never wait behind full analyses)",
     }),
+    SIGHTLINE_EVENT_KEPT_PRINCIPALS: whole(0, 10_000_000)
+      .default(DEFAULT_EVENT_SETTINGS.keptPrincipals)
+      .meta({
+        description:
+          "principals, over all accounts, whose last event step a worker keeps in memory (the account as patched, and its model) so that the account's next step starts from them instead of the stored snapshot; 0 keeps none",
+      }),
     SIGHTLINE_LEASE_RENEW_SECONDS: decimal(0.2, 60)
       .default(DEFAULT_LEASE_SETTINGS.renewSeconds)
       .meta({ description: "a running job's worker renews its lease this often" }),

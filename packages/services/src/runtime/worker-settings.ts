@@ -81,6 +81,7 @@ export function workerSettingsOf(config: PipelineConfig, dataDir: string): Worke
       quietSeconds: config.SIGHTLINE_EVENT_QUIET_SECONDS,
       maxWaitSeconds: config.SIGHTLINE_EVENT_MAX_WAIT_SECONDS,
       concurrency: config.SIGHTLINE_EVENT_CONCURRENCY,
+      keptPrincipals: config.SIGHTLINE_EVENT_KEPT_PRINCIPALS,
     },
   };
 }

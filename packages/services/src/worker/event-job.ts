@@ -15,6 +15,7 @@ import { AppError, formatExecutionId, isAzureProvider } from "@sightline/domain"
 import type PgBoss from "pg-boss";
 import type { AnalysisSettings } from "../analysis/analysis-settings.ts";
 import type { ServiceContext } from "../context.ts";
+import { StepBases } from "../events/step-bases.ts";
 import { type EventStepJob, enqueueEventStep } from "../queue/event-queue.ts";
 import { type JobLease, LeaseLostError } from "../queue/job-lease.ts";
 
@@ -27,6 +28,11 @@ export interface EventSettings {
   concurrency: number;
   /** How long a full analysis that is queued or running holds a step back before it looks again. */
   fullAnalysisPollSeconds: number;
+  /**
+   * Principals, over all accounts, whose last event step a worker keeps in memory (its collection
+   * and model: `StepBases`) so that the account's next step starts from them; 0 keeps none.
+   */
+  keptPrincipals: number;
 }
 
 export const DEFAULT_EVENT_SETTINGS: EventSettings = {
@@ -34,6 +40,7 @@ export const DEFAULT_EVENT_SETTINGS: EventSettings = {
   maxWaitSeconds: 20,
   concurrency: 2,
   fullAnalysisPollSeconds: 10,
+  keptPrincipals: 50_000,
 };
 
 /** When the account's pending events are due: quiet for a while, or waiting too long. */
@@ -98,6 +105,8 @@ export function eventJobHandler(
   ctx: ServiceContext,
   settings: { analysis: AnalysisSettings; events: EventSettings },
 ) {
+  // One per worker: the accounts' last steps, for their next ones.
+  const bases = new StepBases(settings.events.keptPrincipals);
   return async (job: PgBoss.JobWithMetadata<EventStepJob>, lease: JobLease): Promise<void> => {
     const key = { customerId: job.data.customerId, accountId: job.data.accountId };
     const later = (startAfter: Date) => enqueueEventStep(ctx.boss, ctx.db, { ...key, startAfter });
@@ -120,7 +129,11 @@ export function eventJobHandler(
     });
     const { runEventStep } = await import("../events/run-event-step.ts");
     try {
-      const step = await runEventStep(ctx, settings.analysis, execution, account, { lease, log });
+      const step = await runEventStep(ctx, settings.analysis, execution, account, {
+        lease,
+        log,
+        bases,
+      });
       log.info({ events: step.events, changes: step.changes }, "event step applied");
     } catch (thrown) {
       if (thrown instanceof LeaseLostError) throw thrown;

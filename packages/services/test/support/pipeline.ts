@@ -18,7 +18,7 @@ import {
   upsertPartnerCustomer,
 } from "@sightline/db";
 import type { FeatureFlags } from "@sightline/domain";
-import { silentLogger } from "@sightline/logging";
+import { type Logger, silentLogger } from "@sightline/logging";
 import { inject } from "vitest";
 import type { AlertSettings } from "../../src/alerts/alert-settings.ts";
 import type { ServiceContext } from "../../src/context.ts";
@@ -93,6 +93,8 @@ export async function startPipeline(
     events?: Partial<EventSettings>;
     /** Workers also consume a central event queue (SQS) of the fake's, named this. */
     eventQueue?: string;
+    /** The services' logger (default: silent). */
+    logger?: Logger;
   } = {},
 ): Promise<Pipeline> {
   const databaseUrl = options.databaseUrl ?? inject("databaseUrl");
@@ -125,7 +127,7 @@ export async function startPipeline(
     databaseUrl,
     boss,
     masterKey: localMasterKey(randomBytes(32)),
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     now: () => new Date(),
     alerts: {
       retry: { limit: 2, delaySeconds: 1 },

@@ -1,0 +1,121 @@
+import { gunzipSync } from "node:zlib";
+import { smallAccount } from "@sightline/aws-fake";
+import { getSnapshotOfExecution, listAccessChanges, listExecutions } from "@sightline/db";
+import type { AccessChange } from "@sightline/domain";
+import { createLogger } from "@sightline/logging";
+import { afterAll, describe, expect, it } from "vitest";
+import { rotateEventToken } from "../src/events/event-sources.ts";
+import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
+import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { waitFor } from "./support/alerts.ts";
+import { startPipeline } from "./support/pipeline.ts";
+
+const ACCOUNT = smallAccount.ACCOUNT_ID;
+const lines: { msg?: string; executionId?: string; base?: string }[] = [];
+const pipeline = await startPipeline({
+  model: structuredClone(smallAccount.model),
+  logger: createLogger({ level: "info", write: (line) => lines.push(JSON.parse(line)) }),
+});
+afterAll(() => pipeline.close());
+const { ctx, fake } = pipeline;
+const BOB = `arn:aws:iam::${ACCOUNT}:user/bob`;
+
+const statement = (Effect: "Allow" | "Deny", action: string) => ({
+  Version: "2012-10-17",
+  Statement: [{ Effect, Action: action, Resource: "*" }],
+});
+const allow = (action: string) => statement("Allow", action);
+
+/**
+ * A worker keeps each account's last event step (`StepBases`): the next step starts from it, but
+ * only while the newest stored snapshot is still that step's.
+ */
+describe("an event step started from the worker's last step of the account", async () => {
+  const partner = await pipeline.partner();
+  const owner = { kind: "partner" as const, ...partner };
+  const key = { customerId: partner.customerId, accountId: ACCOUNT };
+  const analyse = async () => {
+    const { executionId } = await triggerAnalysis(ctx, {
+      owner,
+      accountId: ACCOUNT,
+      kind: "ondemand",
+    });
+    return pipeline.finished(executionId);
+  };
+  expect((await analyse()).status).toBe("succeeded");
+  const { token } = await rotateEventToken(ctx, owner, ACCOUNT, "https://sightline.example");
+  const source = await eventSourceOfToken(ctx, token);
+  const seen = new Set((await listExecutions(ctx.db, key, 50)).map((e) => e.executionId));
+  /** Posts the event and waits for the event step it makes to end. */
+  const step = async (event: Parameters<typeof receiveAwsEvent>[2]) => {
+    expect((await receiveAwsEvent(ctx, source, event, { quietSeconds: 0.5 })).status).toBe(
+      "accepted",
+    );
+    const ended = await waitFor(
+      async () => {
+        const [latest] = await listExecutions(ctx.db, key, 1);
+        return latest?.kind === "event" &&
+          !seen.has(latest.executionId) &&
+          ["succeeded", "failed"].includes(latest.status)
+          ? latest
+          : undefined;
+      },
+      "the event step to end",
+      60_000,
+    );
+    seen.add(ended.executionId);
+    expect(ended.status, ended.failureMessage ?? "").toBe("succeeded");
+    const changes = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes
+      .filter((c) => c.executionId === ended.executionId)
+      .map((c) => c.change as unknown as AccessChange);
+    const base = lines.find((l) => l.executionId === ended.executionId && l.base)?.base;
+    return { ...ended, changes, base };
+  };
+
+  const first = await step(fake.control.putInlinePolicy("user", "alice", "queues", allow("sqs:*")));
+  const second = await step(
+    fake.control.putInlinePolicy("user", "alice", "topics", allow("sns:*")),
+  );
+  // bob is made an admin without an event: the next full analysis finds it.
+  fake.control.makeAdmin("bob");
+  const full = await analyse();
+  seen.add(full.executionId);
+  const fullChanges = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes
+    .filter((c) => c.executionId === full.executionId)
+    .map((c) => c.change as unknown as AccessChange);
+  const third = await step(fake.control.deleteInlinePolicy("user", "alice", "queues"));
+  // Denied SQS, bob loses it (and is read back whole: he is still an admin).
+  const fourth = await step(
+    fake.control.putInlinePolicy("user", "bob", "no-queues", statement("Deny", "sqs:*")),
+  );
+
+  it("starts from the stored snapshot first, then from the step it kept", () => {
+    expect(first.base).toBe("stored");
+    expect(second.base).toBe("kept");
+    expect(second.changes.some((c) => c.principalArn.endsWith(":user/alice"))).toBe(true);
+  });
+
+  it("starts from the stored snapshot again once a full analysis stored a newer one", async () => {
+    expect(full.status).toBe("succeeded");
+    expect(fullChanges.some((c) => c.kind === "iam-admin-gained" && c.principalArn === BOB)).toBe(
+      true,
+    );
+    expect(third.base).toBe("stored");
+    // The step patched the full analysis's snapshot: bob is still an admin in what it stored.
+    const stored = await getSnapshotOfExecution(ctx.db, third.executionId);
+    const snapshot = JSON.parse(gunzipSync(stored?.data as Buffer).toString("utf8")).snapshot;
+    const bob = snapshot.authorizationDetails.UserDetailList.find(
+      (u: { UserName: string }) => u.UserName === "bob",
+    );
+    expect(bob.AttachedManagedPolicies.map((p: { PolicyName: string }) => p.PolicyName)).toContain(
+      "AdministratorAccess",
+    );
+  });
+
+  it("reports only what each event did: bob's admin neither lost nor gained again", () => {
+    expect(fourth.base).toBe("kept");
+    for (const { changes } of [third, fourth])
+      expect(changes.filter((c) => c.kind.startsWith("iam-admin"))).toEqual([]);
+    expect(fourth.changes.some((c) => c.principalArn === BOB)).toBe(true);
+  });
+});
