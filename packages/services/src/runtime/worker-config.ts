@@ -159,6 +159,12 @@ export const PipelineConfig = z
         description:
           "principals, over all accounts, whose last event step a worker keeps in memory (the account as patched, and its model) so that the account's next step starts from them instead of the stored snapshot; 0 keeps none",
       }),
+    SIGHTLINE_EVENT_FAILED_PAUSE_SECONDS: decimal(0, 86_400)
+      .default(DEFAULT_EVENT_SETTINGS.failedStepPauseSeconds)
+      .meta({
+        description:
+          "after an account's event step failed (its auditor role refused, the account gone), its events wait this long before the next step tries them, rather than failing again at once; a full analysis that succeeds meanwhile takes them in",
+      }),
     SIGHTLINE_LEASE_RENEW_SECONDS: decimal(0.2, 60)
       .default(DEFAULT_LEASE_SETTINGS.renewSeconds)
       .meta({ description: "a running job's worker renews its lease this often" }),

@@ -82,6 +82,7 @@ export function workerSettingsOf(config: PipelineConfig, dataDir: string): Worke
       maxWaitSeconds: config.SIGHTLINE_EVENT_MAX_WAIT_SECONDS,
       concurrency: config.SIGHTLINE_EVENT_CONCURRENCY,
       keptPrincipals: config.SIGHTLINE_EVENT_KEPT_PRINCIPALS,
+      failedStepPauseSeconds: config.SIGHTLINE_EVENT_FAILED_PAUSE_SECONDS,
     },
   };
 }

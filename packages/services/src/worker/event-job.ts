@@ -5,6 +5,7 @@ import {
   findActiveExecution,
   finishExecution,
   insertExecution,
+  listExecutions,
   loadAccountContext,
   pendingEventWindow,
   requeueExecution,
@@ -33,6 +34,12 @@ export interface EventSettings {
    * and model: `StepBases`) so that the account's next step starts from them; 0 keeps none.
    */
   keptPrincipals: number;
+  /**
+   * After a step failed (the auditor role refused, the account gone), the account's pending
+   * events wait this long before the next step tries them, instead of failing again at once.
+   * A full analysis that succeeds meanwhile takes them in.
+   */
+  failedStepPauseSeconds: number;
 }
 
 export const DEFAULT_EVENT_SETTINGS: EventSettings = {
@@ -41,6 +48,7 @@ export const DEFAULT_EVENT_SETTINGS: EventSettings = {
   concurrency: 2,
   fullAnalysisPollSeconds: 10,
   keptPrincipals: 50_000,
+  failedStepPauseSeconds: 300,
 };
 
 /** When the account's pending events are due: quiet for a while, or waiting too long. */
@@ -119,6 +127,15 @@ export function eventJobHandler(
     const now = ctx.now().getTime();
     if (await findActiveExecution(ctx.db, key, "full"))
       return later(new Date(now + settings.events.fullAnalysisPollSeconds * 1000));
+    if (!resuming) {
+      // The account's last step failed: not again before the pause is over (its events wait).
+      const [latest] = await listExecutions(ctx.db, key, 1);
+      const failedAt = latest?.kind === "event" && latest.status === "failed" && latest.finishedAt;
+      const until = failedAt
+        ? failedAt.getTime() + settings.events.failedStepPauseSeconds * 1000
+        : 0;
+      if (until > now) return later(new Date(until));
+    }
     const due = eventStepDue(window, settings.events);
     if (!resuming && due && due.getTime() > now) return later(due);
     const execution = await startEventExecution(ctx, { ...account, monitoring }, lease);
