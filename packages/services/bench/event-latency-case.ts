@@ -47,6 +47,8 @@ export interface LatencyResult {
   firstFullCpuMs: number;
   /** The idle worker's CPU (ms a second). */
   idleCpuMsPerSecond: number;
+  /** The worker's `keptPrincipals`: 0 when each step read the stored snapshot back. */
+  keptPrincipals: number;
   rows: LatencyRow[];
 }
 
@@ -67,6 +69,8 @@ export async function runEventLatency(
   log: (line: string) => void,
   /** Only the changes whose name contains one of these words (none: every change). */
   only: readonly string[] = [],
+  /** The worker's `keptPrincipals` (`StepBases`). */
+  keptPrincipals = DEFAULT_EVENT_SETTINGS.keptPrincipals,
 ): Promise<LatencyResult> {
   const quietSeconds = 1;
   const model = syntheticAccountModel(size);
@@ -76,7 +80,7 @@ export async function runEventLatency(
     schema: env.schema,
     settings: {
       ...env.workerSettings(fake),
-      events: { ...DEFAULT_EVENT_SETTINGS, quietSeconds },
+      events: { ...DEFAULT_EVENT_SETTINGS, quietSeconds, keptPrincipals },
     },
   });
   try {
@@ -340,6 +344,7 @@ export async function runEventLatency(
       fullMs,
       firstFullCpuMs: cold.cpuMs,
       idleCpuMsPerSecond,
+      keptPrincipals,
       rows,
     };
   } finally {
@@ -351,7 +356,7 @@ export async function runEventLatency(
 export function latencyTable(result: LatencyResult, principals: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const lines = [
-    `Event received → step ended (changes stored, alerts queued), ${principals.toLocaleString("en")} principals, quiet period ${result.quietSeconds} s. The full analysis of the same account in this run, the median of ${WARM_FULL_ANALYSES} after the worker's first (which also compiled its code: ${s(result.firstFullCpuMs)} of worker CPU): ${s(result.fullMs)}, ${s(result.fullCpuMs)} of worker CPU. Each change's steps after one not counted (the burst and the SCP: every step counted). The idle worker: ${result.idleCpuMsPerSecond.toFixed(1)} ms of CPU a second.`,
+    `Event received → step ended (changes stored, alerts queued), ${principals.toLocaleString("en")} principals, quiet period ${result.quietSeconds} s. The full analysis of the same account in this run, the median of ${WARM_FULL_ANALYSES} after the worker's first (which also compiled its code: ${s(result.firstFullCpuMs)} of worker CPU): ${s(result.fullMs)}, ${s(result.fullCpuMs)} of worker CPU. Each change's steps after one not counted (the burst and the SCP: every step counted). The idle worker: ${result.idleCpuMsPerSecond.toFixed(1)} ms of CPU a second. ${result.keptPrincipals > 0 ? `The worker keeps its accounts' last steps (up to ${result.keptPrincipals.toLocaleString("en")} principals): each step after an account's first starts from the last.` : "The worker keeps no step (--events-kept 0): each step reads the stored snapshot back."}`,
     "",
     "| Change | Runs | p50 | p95 | max | Worker CPU per step (median) | CPU ratio to the full analysis | Fell back to whole |",
     "|---|---|---|---|---|---|---|---|",

@@ -2,6 +2,7 @@
 //   [-- medium large writers changes fleet | workbook upload daily events fairness faults]
 //   [--fleet-size small|medium|large] [--fleet-accounts 100] [--fleet-workers 1,2]
 //   [--events-sizes medium,large] [--events-parts latency,steps] [--events-changes admin,inline]
+//   [--events-kept 0]
 //   [--worker-max-old-space <MiB>] [--worker-heap-growing-percent <percent>]
 //   [--worker-node-flags="<flags>"]
 //   [--formats csv,parquet] [--fault-runs 3]
@@ -9,10 +10,12 @@
 // Needs DATABASE_URL (a Postgres server; a database of the run's own is created and dropped),
 // else starts an embedded Postgres. SIGHTLINE_BENCH_BUILT=1 runs the workers on the packages'
 // built JavaScript (build first), as production does; by default they run on the sources.
+
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { REPORT_FORMATS, type ReportFormat } from "@sightline/reports";
 import { DEFAULT_REPORT_FORMATS } from "../src/analysis/analysis-settings.ts";
+import { DEFAULT_EVENT_SETTINGS } from "../src/worker/event-job.ts";
 import { openBenchEnvironment } from "./bench-environment.ts";
 import { changesTable, runChanges } from "./changes-case.ts";
 import { latencyTable, runEventLatency } from "./event-latency-case.ts";
@@ -78,6 +81,11 @@ const { values, positionals } = parseArgs({
     "events-parts": { type: "string", default: "latency,steps" },
     /** The latency part's changes: those whose name contains one of these words (default: all). */
     "events-changes": { type: "string", default: "" },
+    /**
+     * The worker's `keptPrincipals` (its accounts' last event steps kept in memory); 0 keeps
+     * none, each step reads the stored snapshot back (to compare with the default).
+     */
+    "events-kept": { type: "string", default: String(DEFAULT_EVENT_SETTINGS.keptPrincipals) },
     "fleet-accounts": { type: "string", default: "100" },
     /** Worker counts to run the fleet with, one after the other (their ratio is printed). */
     "fleet-workers": { type: "string", default: "1,2" },
@@ -106,6 +114,9 @@ const eventSizes = (values["events-sizes"] ?? "").split(",").filter(Boolean) as 
 if (eventSizes.some((size) => size !== "medium" && size !== "large"))
   throw new Error("--events-sizes: medium, large or both");
 const eventChanges = (values["events-changes"] ?? "").split(",").filter(Boolean);
+const eventsKept = Number(values["events-kept"]);
+if (!Number.isInteger(eventsKept) || eventsKept < 0)
+  throw new Error("--events-kept: a whole number of principals, 0 or more");
 const eventParts = new Set((values["events-parts"] ?? "").split(",").filter(Boolean));
 if ([...eventParts].some((part) => part !== "latency" && part !== "steps"))
   throw new Error("--events-parts: latency, steps or both");
@@ -174,7 +185,7 @@ try {
       for (const size of eventSizes) {
         const principals = SIZES_PRINCIPALS[size];
         if (eventParts.has("latency")) {
-          const latency = await runEventLatency(env, size, 5, log, eventChanges);
+          const latency = await runEventLatency(env, size, 5, log, eventChanges, eventsKept);
           outputs.push(`### Event steps through a worker\n\n${latencyTable(latency, principals)}`);
         }
         if (eventParts.has("steps")) {

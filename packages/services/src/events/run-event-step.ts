@@ -17,7 +17,6 @@ import {
   getSnapshotOfExecution,
   latestSnapshotHead,
   markEventsApplied,
-  type StoredSnapshot,
   setExecutionStage,
 } from "@sightline/db";
 import {
@@ -106,8 +105,8 @@ async function collectStep(
   // This worker's last step of the account, if the newest snapshot is still its own.
   const kept = bases?.take(execution, stored.executionId);
   const data = kept ? undefined : await getSnapshotOfExecution(ctx.db, stored.executionId);
-  if (!kept && !data) return full("the account has no stored snapshot to patch");
-  const previous = kept?.collected ?? (await readCollection(data as StoredSnapshot));
+  const previous = kept?.collected ?? (data ? await readCollection(data) : undefined);
+  if (!previous) return full("the account has no stored snapshot to patch");
   if (isAzureCollection(previous)) return full("the stored snapshot is not an AWS account's");
   const base = { executionId: stored.executionId, collected: previous, model: kept?.model };
   // Reading back costs more AWS calls than collecting whole: collect whole, but the analysis
