@@ -83,7 +83,14 @@ describe("incremental collection equals a full collection", () => {
             previous: before.snapshot,
           });
           const after = await collectWithFake(fake, { credentials });
-          expect(comparable(patchCollection(before, reads))).toEqual(comparable(after));
+          const patched = patchCollection(before, reads);
+          expect(comparable(patched)).toEqual(comparable(after));
+          // A worker keeps what it patched or collected for the account's next step
+          // (services' StepBases) instead of reading the stored JSON back: they must be alike,
+          // but for members whose value is undefined (credential report rows have them), which
+          // JSON drops and readers take for absent. No Date, Map or class instance may hide in it.
+          for (const kept of [patched, after])
+            expect(JSON.parse(JSON.stringify(kept))).toEqual(kept);
         } finally {
           await fake.close();
         }

@@ -7,7 +7,8 @@ import type { AccountModel } from "@sightline/engine";
  * stored snapshot is still that step's (`executionId`), instead of reading the snapshot back,
  * inflating and parsing it and modelling it again.
  * Neither is changed once kept: `patchCollection` copies what it patches, and the engine reads
- * its models only.
+ * its models only. The account kept is what its stored JSON reads back as, but for members whose
+ * value is undefined (held by the aws package's incremental equivalence test).
  */
 export interface StepBase {
   executionId: string;
