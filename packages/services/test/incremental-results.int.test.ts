@@ -346,9 +346,10 @@ describe("an event step's results", () => {
   }, 600_000);
 
   // Each step starts from the one before as a worker's does (`StepBases`), unless a whole
-  // analysis found a change no event named in between: then from the newest snapshot.
+  // analysis found a change no event named in between (here always before the second step): then
+  // from the newest snapshot. The third starts from the second's base when the second stepped.
   it("equal a whole analysis's step after step, each made from the one before", async () => {
-    let [stepped, appended, kept, unseenSeen] = [0, 0, 0, 0];
+    let [stepped, appended, kept] = [0, 0, 0];
     // `statement`'s numbers for an administrator made: the action "*", the resource "*", Allow.
     const admin = fc
       .nat(1000)
@@ -358,21 +359,19 @@ describe("an event step's results", () => {
       fc.asyncProperty(
         fc.nat(10_000),
         fc.array(batch, { minLength: 3, maxLength: 3 }),
-        fc.array(fc.oneof(fc.constant(null), mutationArb), { minLength: 3, maxLength: 3 }),
+        mutationArb,
         async (seed, batches, unseen) => {
-          const chain = await chainEqualsWhole(seed, batches, unseen);
+          const chain = await chainEqualsWhole(seed, batches, [null, unseen, null]);
           stepped += chain.stepped;
           appended += chain.appended;
           kept += chain.kept;
-          unseenSeen += unseen.slice(1).filter(Boolean).length;
         },
       ),
       { numRuns: 8 },
     );
     expect(stepped).toBeGreaterThan(12);
     expect(appended).toBeGreaterThan(4);
-    // Steps started from the last one's base, and others after a change no event named.
-    expect(kept).toBeGreaterThan(4);
-    expect(unseenSeen).toBeGreaterThan(2);
+    // Third steps started from the second's base (at most one a case: more than 1 of 8).
+    expect(kept).toBeGreaterThan(1);
   }, 600_000);
 });
