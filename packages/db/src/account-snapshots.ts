@@ -38,6 +38,14 @@ export async function getSnapshotOfExecution(
   return row;
 }
 
+/** An account's snapshots, `except`'s left out (the two reads below take the newest). */
+const newestOf = (key: { customerId: string; accountId: string }, except?: string) =>
+  and(
+    eq(accountSnapshots.customerId, key.customerId),
+    eq(accountSnapshots.accountId, key.accountId),
+    except === undefined ? undefined : ne(accountSnapshots.executionId, except),
+  );
+
 /**
  * The newest snapshot of an account (what endpoint 12 answers from); with `except`, the newest
  * of another execution (what an event step's attempt patches: an earlier attempt of the same
@@ -51,13 +59,7 @@ export async function latestSnapshot(
   const [row] = await db
     .select()
     .from(accountSnapshots)
-    .where(
-      and(
-        eq(accountSnapshots.customerId, key.customerId),
-        eq(accountSnapshots.accountId, key.accountId),
-        except === undefined ? undefined : ne(accountSnapshots.executionId, except),
-      ),
-    )
+    .where(newestOf(key, except))
     .orderBy(desc(accountSnapshots.collectedAt))
     .limit(1);
   return row;
@@ -78,13 +80,7 @@ export async function latestSnapshotHead(
       organizationId: accountSnapshots.organizationId,
     })
     .from(accountSnapshots)
-    .where(
-      and(
-        eq(accountSnapshots.customerId, key.customerId),
-        eq(accountSnapshots.accountId, key.accountId),
-        except === undefined ? undefined : ne(accountSnapshots.executionId, except),
-      ),
-    )
+    .where(newestOf(key, except))
     .orderBy(desc(accountSnapshots.collectedAt))
     .limit(1);
   return row;

@@ -145,14 +145,7 @@ describe("a resource's reach as numbers", () => {
     const writer = new ReachWriter();
     for (const r of rows) writer.add(numbering, r);
     const stored = encodeResource(
-      {
-        arn: "arn:aws:s3:::data",
-        type: "S3Bucket",
-        service: "S3",
-        name: "data",
-        tags: { Confidentiality: "secret" },
-        confidentiality: "secret",
-      },
+      confidential,
       JSON.stringify({ service: "S3", tags: { Confidentiality: "secret" } }),
       writer.bytes(),
       JSON.stringify({ service: "S3", tags: {}, grants: [], reach: [] }),
