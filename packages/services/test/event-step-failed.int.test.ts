@@ -1,10 +1,8 @@
 import { smallAccount } from "@sightline/aws-fake";
 import { listExecutions } from "@sightline/db";
 import { afterAll, describe, expect, it } from "vitest";
-import { rotateEventToken } from "../src/events/event-sources.ts";
-import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
-import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { waitFor } from "./support/alerts.ts";
+import { eventAccount } from "./support/event-account.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -17,26 +15,14 @@ afterAll(() => pipeline.close());
 const { ctx, fake } = pipeline;
 
 describe("an event step that failed", async () => {
-  const partner = await pipeline.partner();
-  const owner = { kind: "partner" as const, ...partner };
-  const key = { customerId: partner.customerId, accountId: ACCOUNT };
-  const { executionId: first } = await triggerAnalysis(ctx, {
-    owner,
-    accountId: ACCOUNT,
-    kind: "ondemand",
-  });
-  expect((await pipeline.finished(first)).status).toBe("succeeded");
-  const { token } = await rotateEventToken(ctx, owner, ACCOUNT, "https://sightline.example");
-  const source = await eventSourceOfToken(ctx, token);
+  const { key, post } = await eventAccount(pipeline, ACCOUNT);
   const steps = async () =>
     (await listExecutions(ctx.db, key, 100)).filter((e) => e.kind === "event").reverse();
 
   // The customer deleted the auditor role: every AssumeRole is refused until it is back.
   fake.inject({ operation: "AssumeRole", kind: "access-denied" });
   const event = fake.control.makeAdmin("bob");
-  expect((await receiveAwsEvent(ctx, source, event, { quietSeconds: 0.5 })).status).toBe(
-    "accepted",
-  );
+  expect((await post(event)).status).toBe("accepted");
   const failed = await waitFor(
     async () => (await steps()).find((e) => e.status === "failed"),
     "the event step to fail",

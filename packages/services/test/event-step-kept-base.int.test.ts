@@ -1,13 +1,10 @@
 import { gunzipSync } from "node:zlib";
 import { smallAccount } from "@sightline/aws-fake";
-import { getSnapshotOfExecution, listAccessChanges, listExecutions } from "@sightline/db";
-import type { AccessChange } from "@sightline/domain";
+import { getSnapshotOfExecution, listExecutions } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
 import { afterAll, describe, expect, it } from "vitest";
-import { rotateEventToken } from "../src/events/event-sources.ts";
-import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
-import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { waitFor } from "./support/alerts.ts";
+import { eventAccount } from "./support/event-account.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -31,26 +28,11 @@ const allow = (action: string) => statement("Allow", action);
  * only while the newest stored snapshot is still that step's.
  */
 describe("an event step started from the worker's last step of the account", async () => {
-  const partner = await pipeline.partner();
-  const owner = { kind: "partner" as const, ...partner };
-  const key = { customerId: partner.customerId, accountId: ACCOUNT };
-  const analyse = async () => {
-    const { executionId } = await triggerAnalysis(ctx, {
-      owner,
-      accountId: ACCOUNT,
-      kind: "ondemand",
-    });
-    return pipeline.finished(executionId);
-  };
-  expect((await analyse()).status).toBe("succeeded");
-  const { token } = await rotateEventToken(ctx, owner, ACCOUNT, "https://sightline.example");
-  const source = await eventSourceOfToken(ctx, token);
+  const { key, analyse, post, changesOf } = await eventAccount(pipeline, ACCOUNT);
   const seen = new Set((await listExecutions(ctx.db, key, 50)).map((e) => e.executionId));
   /** Posts the event and waits for the event step it makes to end. */
-  const step = async (event: Parameters<typeof receiveAwsEvent>[2]) => {
-    expect((await receiveAwsEvent(ctx, source, event, { quietSeconds: 0.5 })).status).toBe(
-      "accepted",
-    );
+  const step = async (event: unknown) => {
+    expect((await post(event)).status).toBe("accepted");
     const ended = await waitFor(
       async () => {
         const [latest] = await listExecutions(ctx.db, key, 1);
@@ -65,9 +47,7 @@ describe("an event step started from the worker's last step of the account", asy
     );
     seen.add(ended.executionId);
     expect(ended.status, ended.failureMessage ?? "").toBe("succeeded");
-    const changes = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes
-      .filter((c) => c.executionId === ended.executionId)
-      .map((c) => c.change as unknown as AccessChange);
+    const changes = await changesOf(ended.executionId);
     const base = lines.find((l) => l.executionId === ended.executionId && l.base)?.base;
     return { ...ended, changes, base };
   };
@@ -80,9 +60,7 @@ describe("an event step started from the worker's last step of the account", asy
   fake.control.makeAdmin("bob");
   const full = await analyse();
   seen.add(full.executionId);
-  const fullChanges = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes
-    .filter((c) => c.executionId === full.executionId)
-    .map((c) => c.change as unknown as AccessChange);
+  const fullChanges = await changesOf(full.executionId);
   const third = await step(fake.control.deleteInlinePolicy("user", "alice", "queues"));
   // Denied SQS, bob loses it (and is read back whole: he is still an admin).
   const fourth = await step(

@@ -1,11 +1,8 @@
 import { smallAccount } from "@sightline/aws-fake";
-import { listAccessChanges } from "@sightline/db";
 import type { AccessChange } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";
-import { rotateEventToken } from "../src/events/event-sources.ts";
-import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
-import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
 import { eventStepEnded } from "./support/alerts.ts";
+import { eventAccount } from "./support/event-account.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -19,20 +16,7 @@ const allow = (action: string) => ({
 });
 
 describe("an event step whose read-back would cost more AWS calls than a full collection", async () => {
-  const partner = await pipeline.partner();
-  const owner = { kind: "partner" as const, ...partner };
-  const key = { customerId: partner.customerId, accountId: ACCOUNT };
-  const analyse = async () => {
-    const { executionId } = await triggerAnalysis(ctx, {
-      owner,
-      accountId: ACCOUNT,
-      kind: "ondemand",
-    });
-    return pipeline.finished(executionId);
-  };
-  expect((await analyse()).status).toBe("succeeded");
-  const { token } = await rotateEventToken(ctx, owner, ACCOUNT, "https://sightline.example");
-  const source = await eventSourceOfToken(ctx, token);
+  const { key, analyse, post, storedChanges } = await eventAccount(pipeline, ACCOUNT);
   // A burst (a `terraform apply`): six new users, each with an inline policy and an access key.
   // Read back one by one that is about 50 calls; the small account is collected whole in ~27.
   const users = ["u1", "u2", "u3", "u4", "u5", "u6"];
@@ -42,15 +26,10 @@ describe("an event step whose read-back would cost more AWS calls than a full co
     fake.control.createAccessKey(user).event,
   ]);
   const callsBefore = fake.calls.length;
-  for (const event of events)
-    expect((await receiveAwsEvent(ctx, source, event, { quietSeconds: 1 })).status).toBe(
-      "accepted",
-    );
+  for (const event of events) expect((await post(event, 1)).status).toBe("accepted");
   const step = await eventStepEnded(ctx.db, key, 90_000);
   const operations = new Set(fake.calls.slice(callsBefore).map((call) => call.operation));
-  const stepChanges = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes.filter(
-    (c) => c.executionId === step.executionId,
-  );
+  const stepChanges = await storedChanges(step.executionId);
 
   it("collects the account whole, saying why with both counts", () => {
     expect(step.status, step.failureMessage ?? "").toBe("succeeded");
@@ -72,7 +51,6 @@ describe("an event step whose read-back would cost more AWS calls than a full co
   it("leaves nothing for the next full analysis to report", async () => {
     const next = await analyse();
     expect(next.status).toBe("succeeded");
-    const after = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes;
-    expect(after.filter((c) => c.executionId === next.executionId)).toEqual([]);
+    expect(await storedChanges(next.executionId)).toEqual([]);
   });
 });

@@ -1,13 +1,12 @@
 import { smallAccount } from "@sightline/aws-fake";
-import { listAccessChanges, listAppliedEventIds, listExecutions } from "@sightline/db";
+import { listAppliedEventIds, listExecutions } from "@sightline/db";
 import { type AccessChange, AlertDestinationsBody, AppError } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";
 import { putAlertDestinations } from "../src/alerts/alert-destinations.ts";
 import { verifyAlertSignature } from "../src/alerts/webhook-signature.ts";
-import { rotateEventToken } from "../src/events/event-sources.ts";
-import { eventSourceOfToken, receiveAwsEvent } from "../src/events/receive-aws-event.ts";
-import { triggerAnalysis } from "../src/triggers/trigger-analysis.ts";
+import { eventSourceOfToken } from "../src/events/receive-aws-event.ts";
 import { eventStepEnded, startReceiver, waitFor } from "./support/alerts.ts";
+import { eventAccount } from "./support/event-account.ts";
 import { startPipeline } from "./support/pipeline.ts";
 
 const ACCOUNT = smallAccount.ACCOUNT_ID;
@@ -24,9 +23,7 @@ afterAll(() => pipeline.close());
 const { ctx, fake } = pipeline;
 
 describe("an account's CloudTrail events, applied as they arrive", async () => {
-  const partner = await pipeline.partner();
-  const owner = { kind: "partner" as const, ...partner };
-  const key = { customerId: partner.customerId, accountId: ACCOUNT };
+  const { partner, key, token, post, storedChanges } = await eventAccount(pipeline, ACCOUNT);
   const { destinations } = await putAlertDestinations(
     ctx,
     { kind: "partner", partnerId: partner.partnerId },
@@ -35,15 +32,6 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
     }),
   );
   const secret = destinations[0]?.secret ?? "";
-  const { executionId: first } = await triggerAnalysis(ctx, {
-    owner,
-    accountId: ACCOUNT,
-    kind: "ondemand",
-  });
-  expect((await pipeline.finished(first)).status).toBe("succeeded");
-  const { token } = await rotateEventToken(ctx, owner, ACCOUNT, "https://sightline.example");
-  const source = await eventSourceOfToken(ctx, token);
-  const post = (event: unknown) => receiveAwsEvent(ctx, source, event, { quietSeconds: 0.5 });
 
   // bob becomes an administrator; the `logs` bucket opens to another account.
   const callsBefore = fake.calls.length;
@@ -62,9 +50,7 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
   const answers = [await post(madeAdmin), await post(opened)];
   const step = await eventStepEnded(ctx.db, key, 60_000);
   const calls = fake.calls.slice(callsBefore);
-  const changes = (await listAccessChanges(ctx.db, { ...key, limit: 10_000 })).changes.filter(
-    (c) => c.executionId === step.executionId,
-  );
+  const changes = await storedChanges(step.executionId);
   const alert = await waitFor(
     async () => receiver.received.find((r) => r.body.includes(step.executionId)),
     "the step's alert",
