@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Executor } from "./client.ts";
-import { accountSnapshots } from "./schema.ts";
+import { accountSnapshots, analysisResults, executions } from "./schema.ts";
 
 export interface StoredSnapshot {
   executionId: string;
@@ -108,6 +108,29 @@ export async function deleteSnapshotsBefore(db: Executor, before: Date): Promise
     )
     .returning({ executionId: accountSnapshots.executionId });
   return deleted.length;
+}
+
+/**
+ * Deletes the snapshots that event steps stored before `before`, except each account's newest and
+ * those of stored results (the next analysis may re-analyse them to compare). Each step stores a
+ * whole snapshot, the account patched: an account changed a hundred times a day would otherwise
+ * keep a hundred snapshots a day for the whole retention, where its full analyses keep one.
+ */
+export async function deleteEventSnapshotsBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db.execute(sql`
+    delete from ${accountSnapshots} s
+    using ${executions} e
+    where e.execution_id = s.execution_id
+      and e.kind = 'event'
+      and s.collected_at < ${before.toISOString()}::timestamptz
+      and not exists (select 1 from ${analysisResults} r where r.execution_id = s.execution_id)
+      and s.execution_id <> (
+        select n.execution_id from ${accountSnapshots} n
+        where n.customer_id = s.customer_id and n.account_id = s.account_id
+        order by n.collected_at desc limit 1
+      )
+    returning s.execution_id`);
+  return result.length;
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import {
   countOnDemandExecutions,
   createDb,
+  deleteEventSnapshotsBefore,
   deleteExpiredCredentials,
   deleteSnapshotsBefore,
   finishExecution,
@@ -14,6 +15,7 @@ import {
   type NewExecution,
   startExecution,
 } from "../src/index.ts";
+import { analysisResults } from "../src/schema-results.ts";
 
 const handle = createDb(inject("databaseUrl"));
 afterAll(() => handle.close());
@@ -156,5 +158,56 @@ describe("snapshots", () => {
       expect(
         await getSnapshotOfExecution(handle.db, execution(customerId, suffix).executionId),
       ).toBeUndefined();
+  });
+
+  it("of event steps are deleted sooner, except each account's newest and those of stored results", async () => {
+    const customerId = newCustomerId();
+    const accountId = "123456789012";
+    const store = async (kind: "daily" | "event", suffix: string, day: number) => {
+      const e = {
+        ...execution(customerId, suffix),
+        kind,
+        executionId: `${kind}-${customerId}-${accountId}-2020-01-0${day}_${suffix}`,
+      };
+      await insertExecution(handle.db, { execution: e }, noJob);
+      await finishExecution(handle.db, e.executionId, {
+        status: "succeeded",
+        reportKeys: [],
+        warnings: [],
+      });
+      await insertSnapshot(handle.db, {
+        executionId: e.executionId,
+        customerId,
+        accountId,
+        collectedAt: new Date(Date.UTC(2020, 0, day)),
+        data: Buffer.from(suffix),
+      });
+      return e.executionId;
+    };
+    const daily = await store("daily", "DAY1", 1);
+    const superseded = await store("event", "EVT1", 2);
+    const compared = await store("event", "EVT2", 3);
+    const recent = await store("event", "EVT3", 5);
+    const newest = await store("event", "EVT4", 6);
+    await handle.db.insert(analysisResults).values({
+      executionId: compared,
+      customerId,
+      accountId,
+      provider: "aws",
+      analysisTime: new Date(Date.UTC(2020, 0, 3)),
+      resultsVersion: "test",
+      principals: 0,
+      resources: 0,
+    });
+    // Everything is older than the cut but the step of the 5th: only that cut applies here.
+    const deleted = await deleteEventSnapshotsBefore(handle.db, new Date(Date.UTC(2020, 0, 4)));
+    const kept = async (id: string) => (await getSnapshotOfExecution(handle.db, id)) !== undefined;
+    expect(deleted).toBe(1);
+    expect(await kept(superseded)).toBe(false);
+    for (const id of [daily, compared, recent, newest]) expect(await kept(id), id).toBe(true);
+    // The newest is kept however old it is.
+    expect(await deleteEventSnapshotsBefore(handle.db, new Date(Date.UTC(2021, 0, 1)))).toBe(1);
+    expect(await kept(recent)).toBe(false);
+    for (const id of [daily, compared, newest]) expect(await kept(id), id).toBe(true);
   });
 });

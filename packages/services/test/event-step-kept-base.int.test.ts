@@ -3,6 +3,7 @@ import { smallAccount } from "@sightline/aws-fake";
 import { getSnapshotOfExecution, listExecutions } from "@sightline/db";
 import { createLogger } from "@sightline/logging";
 import { afterAll, describe, expect, it } from "vitest";
+import { maintenanceHandler } from "../src/worker/maintenance-job.ts";
 import { waitFor } from "./support/alerts.ts";
 import { eventAccount } from "./support/event-account.ts";
 import { startPipeline } from "./support/pipeline.ts";
@@ -95,5 +96,19 @@ describe("an event step started from the worker's last step of the account", asy
     for (const { changes } of [third, fourth])
       expect(changes.filter((c) => c.kind.startsWith("iam-admin"))).toEqual([]);
     expect(fourth.changes.some((c) => c.principalArn === BOB)).toBe(true);
+  });
+
+  it("leaves the maintenance job only the snapshots still of use: full analyses', the newest, the stored results'", async () => {
+    const ids = [first, second, full, third, fourth].map((e) => e.executionId);
+    const stored = async () => {
+      const kept = [];
+      for (const id of ids) if (await getSnapshotOfExecution(ctx.db, id)) kept.push(id);
+      return kept;
+    };
+    expect(await stored()).toEqual(ids);
+    // A retention of 0 hours: every step's snapshot is past it.
+    await maintenanceHandler(ctx, 30, pipeline.settings.analysis, 0)();
+    // The results of the two newest (the third and fourth steps) are kept, so are their snapshots.
+    expect(await stored()).toEqual([full, third, fourth].map((e) => e.executionId));
   });
 });

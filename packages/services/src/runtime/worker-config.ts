@@ -118,6 +118,12 @@ export const PipelineConfig = z
     SIGHTLINE_SNAPSHOT_RETENTION_DAYS: whole(1).default(30).meta({
       description: "collected snapshots are kept this long (each account's newest always)",
     }),
+    SIGHTLINE_EVENT_SNAPSHOT_RETENTION_HOURS: whole(1, 8760)
+      .default(DEFAULT_EVENT_SETTINGS.snapshotRetentionHours)
+      .meta({
+        description:
+          "an event step's snapshot (each step stores the account patched, whole) is kept this long, unless it is the account's newest or that of the stored results; a full analysis's follows `SIGHTLINE_SNAPSHOT_RETENTION_DAYS`",
+      }),
     SIGHTLINE_JOB_RETRY_LIMIT: whole(0, 20).default(DEFAULT_QUEUE_SETTINGS.retryLimit).meta({
       description:
         "retries of an analysis that failed in a way that may pass (throttling, outages), with exponential back-off",

@@ -83,6 +83,7 @@ export function workerSettingsOf(config: PipelineConfig, dataDir: string): Worke
       concurrency: config.SIGHTLINE_EVENT_CONCURRENCY,
       keptPrincipals: config.SIGHTLINE_EVENT_KEPT_PRINCIPALS,
       failedStepPauseSeconds: config.SIGHTLINE_EVENT_FAILED_PAUSE_SECONDS,
+      snapshotRetentionHours: config.SIGHTLINE_EVENT_SNAPSHOT_RETENTION_HOURS,
     },
   };
 }

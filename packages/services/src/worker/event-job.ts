@@ -40,6 +40,12 @@ export interface EventSettings {
    * A full analysis that succeeds meanwhile takes them in.
    */
   failedStepPauseSeconds: number;
+  /**
+   * Each step stores the account patched, a whole snapshot: the maintenance job deletes a step's
+   * snapshot this long after it was stored, unless it is the account's newest or that of stored
+   * results. The full analyses' snapshots are kept `snapshotRetentionDays`.
+   */
+  snapshotRetentionHours: number;
 }
 
 export const DEFAULT_EVENT_SETTINGS: EventSettings = {
@@ -49,6 +55,7 @@ export const DEFAULT_EVENT_SETTINGS: EventSettings = {
   fullAnalysisPollSeconds: 10,
   keptPrincipals: 50_000,
   failedStepPauseSeconds: 300,
+  snapshotRetentionHours: 48,
 };
 
 /** When the account's pending events are due: quiet for a while, or waiting too long. */

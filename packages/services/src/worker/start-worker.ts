@@ -93,7 +93,12 @@ export async function startWorker(
   await boss.work(
     MAINTENANCE_QUEUE,
     background,
-    maintenanceHandler(ctx, settings.snapshotRetentionDays, settings.analysis),
+    maintenanceHandler(
+      ctx,
+      settings.snapshotRetentionDays,
+      settings.analysis,
+      settings.events?.snapshotRetentionHours,
+    ),
   );
   // Alerts go out beside analyses: two at a time, so that a slow receiver holds up no other.
   const alerts = leases.handler(ALERT_QUEUE, "alert", alertJobHandler(ctx));
