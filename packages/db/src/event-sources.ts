@@ -51,7 +51,11 @@ export async function deleteEventSource(db: Executor, key: EventSourceKey): Prom
   return rows.length > 0;
 }
 
-/** Forgets the account's event source and its events; false when there was none. */
+/**
+ * Forgets the account's event source and its pending events (no step applies them now); false
+ * when there was none. The events already applied or refused stay until their retention: the
+ * executions that applied them still name them, and a replay of one is still a duplicate.
+ */
 export async function deleteAccountEventSource(
   db: Executor,
   key: EventSourceKey,
@@ -60,7 +64,11 @@ export async function deleteAccountEventSource(
   await db
     .delete(accountEvents)
     .where(
-      and(eq(accountEvents.customerId, key.customerId), eq(accountEvents.accountId, key.accountId)),
+      and(
+        eq(accountEvents.customerId, key.customerId),
+        eq(accountEvents.accountId, key.accountId),
+        eq(accountEvents.status, "pending"),
+      ),
     );
   return deleted;
 }

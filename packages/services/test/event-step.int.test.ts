@@ -1,9 +1,10 @@
 import { smallAccount } from "@sightline/aws-fake";
-import { listAppliedEventIds, listExecutions } from "@sightline/db";
+import { listAppliedEventIds, listExecutions, pendingEventWindow } from "@sightline/db";
 import { type AccessChange, AlertDestinationsBody, AppError } from "@sightline/domain";
 import { afterAll, describe, expect, it } from "vitest";
 import { putAlertDestinations } from "../src/alerts/alert-destinations.ts";
 import { verifyAlertSignature } from "../src/alerts/webhook-signature.ts";
+import { removeEventSource } from "../src/events/event-sources.ts";
 import { eventSourceOfToken } from "../src/events/receive-aws-event.ts";
 import { eventStepEnded, startReceiver, waitFor } from "./support/alerts.ts";
 import { eventAccount } from "./support/event-account.ts";
@@ -23,7 +24,7 @@ afterAll(() => pipeline.close());
 const { ctx, fake } = pipeline;
 
 describe("an account's CloudTrail events, applied as they arrive", async () => {
-  const { partner, key, token, post, storedChanges } = await eventAccount(pipeline, ACCOUNT);
+  const { partner, owner, key, token, post, storedChanges } = await eventAccount(pipeline, ACCOUNT);
   const { destinations } = await putAlertDestinations(
     ctx,
     { kind: "partner", partnerId: partner.partnerId },
@@ -137,5 +138,22 @@ describe("an account's CloudTrail events, applied as they arrive", async () => {
       code: "INVALID_INPUT",
     });
     expect((await listExecutions(ctx.db, key, 50)).length).toBe(executions);
+  });
+
+  it("switched off, drops the pending events and keeps which events each step applied", async () => {
+    // An event that waits a minute for quiet: still pending when the source is switched off.
+    const later = fake.control.putInlinePolicy("user", "alice", "queues", {
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Action: "sqs:*", Resource: "*" }],
+    });
+    expect((await post(later, 60)).status).toBe("accepted");
+    expect((await pendingEventWindow(ctx.db, key)).count).toBe(1);
+    await removeEventSource(ctx, owner, ACCOUNT);
+    expect((await pendingEventWindow(ctx.db, key)).count).toBe(0);
+    await expect(eventSourceOfToken(ctx, token)).rejects.toBeInstanceOf(AppError);
+    expect(await listAppliedEventIds(ctx.db, step.executionId)).toEqual([
+      madeAdmin.detail.eventID,
+      opened.detail.eventID,
+    ]);
   });
 });
