@@ -132,25 +132,29 @@ describe("executions", () => {
 });
 
 describe("snapshots", () => {
+  /** A succeeded execution with its snapshot (its suffix as data), collected on that day. */
+  const storeSnapshot = async (e: NewExecution, day: number, suffix: string) => {
+    await insertExecution(handle.db, { execution: e }, noJob);
+    await finishExecution(handle.db, e.executionId, {
+      status: "succeeded",
+      reportKeys: [],
+      warnings: [],
+    });
+    await insertSnapshot(handle.db, {
+      executionId: e.executionId,
+      customerId: e.customerId,
+      accountId: e.accountId,
+      collectedAt: new Date(Date.UTC(2020, 0, day)),
+      data: Buffer.from(suffix),
+    });
+    return e.executionId;
+  };
+
   it("are deleted after the retention, except each account's newest", async () => {
     const customerId = newCustomerId();
     const ids = ["GGGG", "HHHH", "IIII"];
-    for (const [i, suffix] of ids.entries()) {
-      const e = execution(customerId, suffix);
-      await insertExecution(handle.db, { execution: e }, noJob);
-      await finishExecution(handle.db, e.executionId, {
-        status: "succeeded",
-        reportKeys: [],
-        warnings: [],
-      });
-      await insertSnapshot(handle.db, {
-        executionId: e.executionId,
-        customerId,
-        accountId: e.accountId,
-        collectedAt: new Date(Date.UTC(2020, 0, 1 + i)),
-        data: Buffer.from(suffix),
-      });
-    }
+    for (const [i, suffix] of ids.entries())
+      await storeSnapshot(execution(customerId, suffix), 1 + i, suffix);
     await deleteSnapshotsBefore(handle.db, new Date(Date.UTC(2021, 0, 1)));
     const newest = await latestSnapshot(handle.db, { customerId, accountId: "123456789012" });
     expect(newest?.data.toString()).toBe("IIII");
@@ -163,27 +167,16 @@ describe("snapshots", () => {
   it("of event steps are deleted sooner, except each account's newest and those of stored results", async () => {
     const customerId = newCustomerId();
     const accountId = "123456789012";
-    const store = async (kind: "daily" | "event", suffix: string, day: number) => {
-      const e = {
-        ...execution(customerId, suffix),
-        kind,
-        executionId: `${kind}-${customerId}-${accountId}-2020-01-0${day}_${suffix}`,
-      };
-      await insertExecution(handle.db, { execution: e }, noJob);
-      await finishExecution(handle.db, e.executionId, {
-        status: "succeeded",
-        reportKeys: [],
-        warnings: [],
-      });
-      await insertSnapshot(handle.db, {
-        executionId: e.executionId,
-        customerId,
-        accountId,
-        collectedAt: new Date(Date.UTC(2020, 0, day)),
-        data: Buffer.from(suffix),
-      });
-      return e.executionId;
-    };
+    const store = (kind: "daily" | "event", suffix: string, day: number) =>
+      storeSnapshot(
+        {
+          ...execution(customerId, suffix),
+          kind,
+          executionId: `${kind}-${customerId}-${accountId}-2020-01-0${day}_${suffix}`,
+        },
+        day,
+        suffix,
+      );
     const daily = await store("daily", "DAY1", 1);
     const superseded = await store("event", "EVT1", 2);
     const compared = await store("event", "EVT2", 3);
